@@ -1,0 +1,41 @@
+/**
+ * The sandbox protocol: the one way the engine runs model-written Python. The browser (Pyodide in
+ * a module worker) and Node (Pyodide in a locked-down child process) implement the same types.
+ */
+
+export interface RunOptions {
+  /** Wall-clock limit for the run; the interpreter is interrupted, then killed after a grace. */
+  timeoutMs: number;
+  /** Cap on captured stdout + stderr bytes; output past it is dropped and `truncated` is set. */
+  maxOutputBytes: number;
+}
+
+/** Error types the sandbox reports. Python exceptions keep their own class name (e.g. ZeroDivisionError). */
+export type SandboxErrorType =
+  | 'Timeout'
+  | 'MemoryError'
+  | 'OutputLimit'
+  | 'ImportBlocked'
+  | 'InputBlocked'
+  | 'InterpreterDied'
+  | 'RecursionError'
+  | string;
+
+export interface RunResult {
+  ok: boolean;
+  stdout: string;
+  stderr: string;
+  /** Set when ok is false. `message` is a short traceback with no host paths. */
+  error?: { type: SandboxErrorType; message: string };
+  timedOut: boolean;
+  truncated: boolean;
+  durationMs: number;
+}
+
+/** What the trainer needs: run code, concurrently where the implementation allows. */
+export interface PythonSandbox {
+  run(code: string, options?: Partial<RunOptions>): Promise<RunResult>;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_RUN_OPTIONS: RunOptions = { timeoutMs: 2000, maxOutputBytes: 4096 };
