@@ -39,3 +39,20 @@ export interface PythonSandbox {
 }
 
 export const DEFAULT_RUN_OPTIONS: RunOptions = { timeoutMs: 2000, maxOutputBytes: 4096 };
+
+/**
+ * One Python interpreter (a worker in the browser, a child process in Node). It enforces the
+ * timeout itself (interrupt, then kill after a grace) and says when it must be replaced; the
+ * SandboxPool owns the recycling and the warm standby.
+ */
+export interface Interpreter {
+  /** Resolves with a result for every outcome, Python errors and timeouts included. */
+  run(code: string, options: RunOptions): Promise<RunResult>;
+  /** True after a kill, a fatal error or a heap over the threshold: do not reuse. */
+  readonly needsRecycle: boolean;
+  /** Runs completed by this interpreter (the pool recycles every K). */
+  readonly runsServed: number;
+  terminate(): Promise<void>;
+}
+
+export type InterpreterFactory = () => Promise<Interpreter>;
