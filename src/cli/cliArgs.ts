@@ -1,0 +1,57 @@
+/**
+ * Shared flag handling for the CLIs: every ExperimentConfig knob is a kebab-case flag
+ * (--learning-rate 2e-4), checked against the same bounds the lab uses. Bad input is a
+ * UsageError: the CLI prints the message and the usage, and exits 2.
+ */
+import { configErrors, NUMERIC_BOUNDS, PRESETS, type ExperimentConfig } from '../core/experiment';
+
+export class UsageError extends Error {}
+
+export function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+/** parseArgs option specs for every knob, all as strings (parsed and checked here). */
+export function knobOptions(): Record<string, { type: 'string' }> {
+  const names = [...Object.keys(NUMERIC_BOUNDS), 'algorithm', 'format', 'klEstimator', 'tierMix'];
+  return Object.fromEntries(names.map((n) => [kebab(n), { type: 'string' as const }]));
+}
+
+/** The preset with the flags applied; throws UsageError naming each bad flag. */
+export function experimentFromFlags(presetName: string, flags: Record<string, string | boolean | undefined>): ExperimentConfig {
+  const preset = PRESETS[presetName];
+  if (!preset) throw new UsageError(`unknown preset '${presetName}' (known: ${Object.keys(PRESETS).join(', ')})`);
+  const config: ExperimentConfig = { ...preset, tierMix: { ...preset.tierMix } };
+  for (const key of Object.keys(NUMERIC_BOUNDS) as (keyof typeof NUMERIC_BOUNDS)[]) {
+    const raw = flags[kebab(key)];
+    if (typeof raw !== 'string') continue;
+    const value = Number(raw);
+    if (raw.trim() === '' || !Number.isFinite(value)) throw new UsageError(`--${kebab(key)} needs a number, got '${raw}'`);
+    config[key] = value;
+  }
+  if (typeof flags.algorithm === 'string') config.algorithm = flags.algorithm as ExperimentConfig['algorithm'];
+  if (typeof flags.format === 'string') config.format = flags.format as ExperimentConfig['format'];
+  if (typeof flags['kl-estimator'] === 'string') config.klEstimator = flags['kl-estimator'] as ExperimentConfig['klEstimator'];
+  if (typeof flags['tier-mix'] === 'string') {
+    const parts = flags['tier-mix'].split(',').map(Number);
+    if (parts.length !== 3 || parts.some((p) => !Number.isFinite(p))) {
+      throw new UsageError(`--tier-mix needs three numbers easy,medium,hard, got '${flags['tier-mix']}'`);
+    }
+    config.tierMix = { easy: parts[0], medium: parts[1], hard: parts[2] };
+  }
+  const errors = Object.entries(configErrors(config));
+  if (errors.length > 0) throw new UsageError(errors.map(([key, message]) => `--${kebab(key)}: ${message}`).join('\n'));
+  return config;
+}
+
+export function knobUsage(): string {
+  return Object.entries(NUMERIC_BOUNDS)
+    .map(([key, [min, max]]) => `  --${kebab(key)} N`.padEnd(28) + `(${min}..${max})`)
+    .concat([
+      '  --algorithm ppo|reinforce++|grpo   (alias --algo)',
+      '  --format zerotir|retool',
+      '  --kl-estimator k1|k3',
+      '  --tier-mix E,M,H             shares of easy, medium, hard prompts',
+    ])
+    .join('\n');
+}

@@ -1,0 +1,114 @@
+/**
+ * npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--batch-size N] [--row-length N] [--lr X]
+ *
+ * Pretrains the base model on the synthetic corpus (no tool-use transcripts) and writes a
+ * checkpoint whose meta holds the model config, the corpus recipe, the pretraining config and
+ * the seed, so the shipped base model can be regenerated exactly. Saves every --save-every steps.
+ */
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { BASE_MODEL_CONFIG } from '../core/model/config';
+import { GPT } from '../core/model/gpt';
+import { BASE_PRETRAIN_CONFIG, Pretrainer, type PretrainConfig } from '../core/pretrain/pretrainer';
+import { saveCheckpointDir } from '../node/checkpointFiles';
+import { useNodeBackend } from '../node/tfBackend';
+import { UsageError } from './cliArgs';
+import { drawProgress, formatDuration, progressLine } from './progress';
+
+const USAGE = `usage: npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--batch-size N]
+                           [--row-length N] [--lr X] [--save-every N]
+defaults: ${JSON.stringify({ ...BASE_PRETRAIN_CONFIG, recipe: undefined })}, out public/models/base`;
+
+function positiveNumber(flag: string, raw: string | undefined, fallback: number, integer: boolean, max = Infinity): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || value > max || (integer && !Number.isInteger(value))) {
+    throw new UsageError(`--${flag} needs a positive ${integer ? 'whole number' : 'number'}${max < Infinity ? ` up to ${max}` : ''}, got '${raw}'`);
+  }
+  return value;
+}
+
+function parsePretrainArgs(argv: string[]): { config: PretrainConfig; out: string; saveEvery: number } | 'help' {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({
+      args: argv,
+      strict: true,
+      options: Object.fromEntries(
+        ['steps', 'seed', 'out', 'tool-prior', 'batch-size', 'row-length', 'lr', 'save-every']
+          .map((n) => [n, { type: 'string' as const }])
+          .concat([['help', { type: 'boolean' as const }]]),
+      ),
+    }).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) return 'help';
+  const d = BASE_PRETRAIN_CONFIG;
+  const str = (k: string) => values[k] as string | undefined;
+  const toolPrior = str('tool-prior') === undefined ? d.recipe.toolPrior : Number(str('tool-prior'));
+  if (!(toolPrior >= 0 && toolPrior <= 1)) throw new UsageError(`--tool-prior needs a number in [0, 1], got '${str('tool-prior')}'`);
+  const seedRaw = str('seed');
+  const seed = seedRaw === undefined ? d.seed : Number(seedRaw);
+  if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed needs a whole number >= 0, got '${seedRaw}'`);
+  const config: PretrainConfig = {
+    ...d,
+    seed,
+    steps: positiveNumber('steps', str('steps'), d.steps, true),
+    batchSize: positiveNumber('batch-size', str('batch-size'), d.batchSize, true),
+    rowLength: positiveNumber('row-length', str('row-length'), d.rowLength, true, BASE_MODEL_CONFIG.contextLength),
+    learningRate: positiveNumber('lr', str('lr'), d.learningRate, false),
+    recipe: { ...d.recipe, toolPrior },
+  };
+  return { config, out: str('out') ?? 'public/models/base', saveEvery: positiveNumber('save-every', str('save-every'), 100, true) };
+}
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    args = parsePretrainArgs(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`pretrain: ${error.message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (args === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const { config, out, saveEvery } = args;
+  await useNodeBackend('wasm');
+  const model = GPT.init(BASE_MODEL_CONFIG, config.seed);
+  const pretrainer = new Pretrainer(model, config);
+  mkdirSync(out, { recursive: true });
+  const logPath = join(out, 'pretrain-log.jsonl');
+  writeFileSync(logPath, '');
+  const started = performance.now();
+  const meta = () => ({
+    kind: 'base',
+    createdBy: 'npm run pretrain',
+    pretrain: config,
+    stepsCompleted: pretrainer.step,
+    wallSeconds: (performance.now() - started) / 1000,
+  });
+  let smoothed = NaN;
+  try {
+    while (pretrainer.step < config.steps) {
+      const { step, loss, learningRate } = await pretrainer.trainStep();
+      smoothed = Number.isNaN(smoothed) ? loss : 0.95 * smoothed + 0.05 * loss;
+      appendFileSync(logPath, `${JSON.stringify({ step, loss, learningRate })}\n`);
+      if (step % 10 === 0 || step === config.steps) {
+        drawProgress(progressLine(step, config.steps, started, `loss ${smoothed.toFixed(3)} lr ${learningRate.toExponential(1)}`));
+      }
+      if (step % saveEvery === 0 || step === config.steps) saveCheckpointDir(out, model, meta());
+    }
+    process.stderr.write(`\ndone: ${out} (${formatDuration((performance.now() - started) / 1000)})\n`);
+  } finally {
+    pretrainer.dispose();
+    model.dispose();
+  }
+  return 0;
+}
+
+process.exitCode = await main();

@@ -1,0 +1,20 @@
+/** A one-line progress bar with an ETA for long CLI work, redrawn on stderr. */
+export function progressLine(done: number, total: number, startedMs: number, figures: string): string {
+  const width = 20;
+  const filled = total === 0 ? width : Math.round((done / total) * width);
+  const elapsed = (performance.now() - startedMs) / 1000;
+  const eta = done === 0 ? NaN : (elapsed / done) * (total - done);
+  return `[${'='.repeat(filled)}${' '.repeat(width - filled)}] ${done}/${total} ${figures} | ${formatDuration(elapsed)} elapsed, ETA ${formatDuration(eta)}`;
+}
+
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds)) return '--';
+  const m = Math.floor(seconds / 60);
+  const s = Math.round(seconds % 60);
+  return m > 0 ? `${m}m${String(s).padStart(2, '0')}s` : `${s}s`;
+}
+
+export function drawProgress(line: string): void {
+  if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${line}`);
+  else process.stderr.write(`${line}\n`);
+}

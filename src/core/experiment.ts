@@ -1,0 +1,141 @@
+/**
+ * An experiment's whole configuration as plain data: what the CLI flags, the lab's knobs, the
+ * URL hash and the exported run all carry. Presets are small named objects (nanoGPT's config
+ * files, TensorFlow Playground's state list).
+ */
+import type { Tier } from './tasks/problem';
+
+export type Algorithm = 'ppo' | 'reinforce++' | 'grpo';
+export type ToolFormatName = 'zerotir' | 'retool';
+
+export interface ExperimentConfig {
+  seed: number;
+  /** RL steps to run. */
+  steps: number;
+  /** Cap on executed code calls per response; 0 = no tool. */
+  nmax: number;
+  format: ToolFormatName;
+  algorithm: Algorithm;
+  learningRate: number;
+  promptsPerStep: number;
+  /** Samples per prompt (the group). */
+  groupSize: number;
+  /** Passes over each step's rollouts. */
+  epochs: number;
+  /** Sequences per gradient step. */
+  minibatchSize: number;
+  clipEps: number;
+  /** PPO value clipping range and loss weight. */
+  valueClip: number;
+  valueCoef: number;
+  /** KL to the frozen base model; 0 turns the penalty off (the KL is still logged). */
+  klCoef: number;
+  klEstimator: 'k1' | 'k3';
+  gamma: number;
+  lambda: number;
+  /** ZeroTIR's group filter: groups whose mean reward lies outside [low, high] are dropped. */
+  filterLow: number;
+  filterHigh: number;
+  temperature: number;
+  maxResponseTokens: number;
+  /** Tool output is cut to this many characters, with a visible marker. */
+  maxOutputChars: number;
+  gradClip: number;
+  /** Share of each tier in the training prompts. */
+  tierMix: Record<Tier, number>;
+  /** Held-out greedy evaluation every this many steps (and at step 0). */
+  testEvery: number;
+  /** Decoded rollouts kept per step for the inspector and samples.jsonl. */
+  samplesPerStep: number;
+  sandboxTimeoutMs: number;
+}
+
+const CLASSROOM: ExperimentConfig = {
+  seed: 1,
+  steps: 120,
+  nmax: 2,
+  format: 'zerotir',
+  algorithm: 'ppo',
+  learningRate: 2e-4,
+  promptsPerStep: 16,
+  groupSize: 8,
+  epochs: 1,
+  minibatchSize: 128,
+  clipEps: 0.2,
+  valueClip: 0.2,
+  valueCoef: 0.5,
+  klCoef: 0,
+  klEstimator: 'k3',
+  gamma: 1,
+  lambda: 1,
+  filterLow: 0.2,
+  filterHigh: 0.8,
+  temperature: 0.7,
+  maxResponseTokens: 96,
+  maxOutputChars: 64,
+  gradClip: 1,
+  tierMix: { easy: 0.25, medium: 0.25, hard: 0.5 },
+  testEvery: 10,
+  samplesPerStep: 4,
+  sandboxTimeoutMs: 2000,
+};
+
+export const PRESETS: Record<string, ExperimentConfig> = {
+  classroom: CLASSROOM,
+  'no-tool': { ...CLASSROOM, nmax: 0 },
+  quick: { ...CLASSROOM, steps: 40, promptsPerStep: 8, groupSize: 8, minibatchSize: 64, testEvery: 10 },
+};
+
+export const DEFAULT_PRESET = 'classroom';
+
+type NumericKey = { [K in keyof ExperimentConfig]: ExperimentConfig[K] extends number ? K : never }[keyof ExperimentConfig];
+
+/** Bounds of every numeric knob: [min, max, integer?]. The CLI and the lab refuse values outside. */
+export const NUMERIC_BOUNDS: Record<NumericKey, [number, number, boolean]> = {
+  seed: [0, 2 ** 31 - 1, true],
+  steps: [0, 100_000, true],
+  nmax: [0, 16, true],
+  learningRate: [1e-7, 1e-1, false],
+  promptsPerStep: [1, 256, true],
+  groupSize: [1, 64, true],
+  epochs: [1, 16, true],
+  minibatchSize: [1, 1024, true],
+  clipEps: [0, 1, false],
+  valueClip: [0, 10, false],
+  valueCoef: [0, 10, false],
+  klCoef: [0, 10, false],
+  gamma: [0, 1, false],
+  lambda: [0, 1, false],
+  filterLow: [0, 1, false],
+  filterHigh: [0, 1, false],
+  temperature: [0, 5, false],
+  maxResponseTokens: [8, 224, true],
+  maxOutputChars: [8, 4096, true],
+  gradClip: [0, 1000, false],
+  testEvery: [1, 100_000, true],
+  samplesPerStep: [0, 1024, true],
+  sandboxTimeoutMs: [10, 60_000, true],
+};
+
+/** Problems with a config, one message per offending field (empty when valid). */
+export function configErrors(config: ExperimentConfig): Partial<Record<keyof ExperimentConfig, string>> {
+  const errors: Partial<Record<keyof ExperimentConfig, string>> = {};
+  for (const [key, [min, max, integer]] of Object.entries(NUMERIC_BOUNDS) as [NumericKey, [number, number, boolean]][]) {
+    const value = config[key];
+    if (typeof value !== 'number' || !Number.isFinite(value)) errors[key] = `${key} must be a number`;
+    else if (integer && !Number.isInteger(value)) errors[key] = `${key} must be a whole number`;
+    else if (value < min || value > max) errors[key] = `${key} must be between ${min} and ${max}`;
+  }
+  if (!['ppo', 'reinforce++', 'grpo'].includes(config.algorithm)) errors.algorithm = 'algorithm must be ppo, reinforce++ or grpo';
+  if (!['zerotir', 'retool'].includes(config.format)) errors.format = 'format must be zerotir or retool';
+  if (!['k1', 'k3'].includes(config.klEstimator)) errors.klEstimator = 'klEstimator must be k1 or k3';
+  if (!errors.filterLow && !errors.filterHigh && config.filterLow > config.filterHigh) {
+    errors.filterLow = 'filterLow must not exceed filterHigh';
+  }
+  const mix = config.tierMix;
+  const shares = mix ? [mix.easy, mix.medium, mix.hard] : [];
+  if (shares.length !== 3 || shares.some((s) => typeof s !== 'number' || !(s >= 0)) || shares.reduce((a, b) => a + b, 0) <= 0) {
+    errors.tierMix = 'tierMix needs non-negative easy, medium and hard shares that are not all 0';
+  }
+  return errors;
+}

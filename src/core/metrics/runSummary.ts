@@ -1,0 +1,49 @@
+/**
+ * summary.json: what a run came to. For each scalar figure, the means of the first and last
+ * ten measured steps, and the scaling-law statistics against step (ZeroTIR: Spearman rho and
+ * the R^2 of a least-squares line through log(metric) against log(step)).
+ */
+import { logLogFit, spearmanRho } from './scalingLaw';
+import { SCALAR_METRICS, type ScalarMetric, type StepMetrics } from './stepMetrics';
+
+export interface MetricSummary {
+  first10: number | null;
+  last10: number | null;
+  spearmanRho: number | null;
+  logLogSlope: number | null;
+  logLogR2: number | null;
+  points: number;
+}
+
+export interface RunSummary {
+  steps: number;
+  metrics: Record<ScalarMetric, MetricSummary>;
+}
+
+export function summariseRun(history: StepMetrics[]): RunSummary {
+  const trained = history.filter((m) => m.step > 0);
+  const metrics = {} as Record<ScalarMetric, MetricSummary>;
+  for (const name of SCALAR_METRICS) {
+    const points = history.filter((m) => m[name] !== null && Number.isFinite(m[name] as number));
+    const steps = points.map((m) => m.step);
+    const values = points.map((m) => m[name] as number);
+    const fit = logLogFit(steps, values);
+    metrics[name] = {
+      first10: meanOrNull(values.slice(0, 10)),
+      last10: meanOrNull(values.slice(-10)),
+      spearmanRho: finiteOrNull(spearmanRho(steps, values)),
+      logLogSlope: finiteOrNull(fit.slope),
+      logLogR2: finiteOrNull(fit.r2),
+      points: points.length,
+    };
+  }
+  return { steps: trained.length, metrics };
+}
+
+function meanOrNull(xs: number[]): number | null {
+  return xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length;
+}
+
+function finiteOrNull(x: number): number | null {
+  return Number.isFinite(x) ? x : null;
+}

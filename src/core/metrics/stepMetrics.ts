@@ -1,0 +1,103 @@
+/**
+ * The per-step figures every consumer reads (metrics.jsonl, the lab's charts, the export, the
+ * scaling-law statistics). A figure not measured at a step is null (e.g. testAccuracy between
+ * evaluations, the update figures at step 0).
+ */
+import type { Rollout } from '../rl/rollout';
+
+export interface StepSeconds {
+  generate: number;
+  execute: number;
+  update: number;
+}
+
+export interface StepMetrics {
+  step: number;
+  /** Share of the step's sampled responses that scored 1. */
+  accuracy: number | null;
+  /** Greedy accuracy on the held-out test set (every testEvery steps and at step 0). */
+  testAccuracy: number | null;
+  /** Share of responses with at least one executed code call. */
+  codeCallFrequency: number | null;
+  callsPerResponse: number | null;
+  /** Counts of responses with 0, 1, 2, ... executed calls. */
+  callsHistogram: number[] | null;
+  /** Mean response tokens, policy and environment. */
+  responseLength: number | null;
+  /** Mean policy (sampled) tokens per response. */
+  policyTokens: number | null;
+  /** Share of executed calls that raised, timed out or hit a limit. */
+  codeErrorRate: number | null;
+  kl: number | null;
+  entropy: number | null;
+  clipFraction: number | null;
+  valueLoss: number | null;
+  /** Share of groups kept by the group filter. */
+  filterPassRate: number | null;
+  seconds: StepSeconds | null;
+  /** Tokens generated per second of generation time. */
+  tokensPerSecond: number | null;
+}
+
+/** Names of the scalar figures, in a fixed order (CSV columns, summaries, charts). */
+export const SCALAR_METRICS = [
+  'accuracy',
+  'testAccuracy',
+  'codeCallFrequency',
+  'callsPerResponse',
+  'responseLength',
+  'policyTokens',
+  'codeErrorRate',
+  'kl',
+  'entropy',
+  'clipFraction',
+  'valueLoss',
+  'filterPassRate',
+  'tokensPerSecond',
+] as const;
+export type ScalarMetric = (typeof SCALAR_METRICS)[number];
+
+export function emptyStepMetrics(step: number): StepMetrics {
+  return {
+    step,
+    accuracy: null,
+    testAccuracy: null,
+    codeCallFrequency: null,
+    callsPerResponse: null,
+    callsHistogram: null,
+    responseLength: null,
+    policyTokens: null,
+    codeErrorRate: null,
+    kl: null,
+    entropy: null,
+    clipFraction: null,
+    valueLoss: null,
+    filterPassRate: null,
+    seconds: null,
+    tokensPerSecond: null,
+  };
+}
+
+/** The figures that depend only on the rollouts and their rewards. */
+export function rolloutFigures(rollouts: Rollout[], rewards: number[]) {
+  const n = rollouts.length;
+  const executed = rollouts.map((r) => r.episode.calls.filter((c) => c.executed));
+  const allCalls = executed.flat();
+  const histogram: number[] = [];
+  for (const calls of executed) histogram[calls.length] = (histogram[calls.length] ?? 0) + 1;
+  return {
+    accuracy: mean(rewards),
+    codeCallFrequency: executed.filter((c) => c.length > 0).length / n,
+    callsPerResponse: allCalls.length / n,
+    callsHistogram: Array.from(histogram, (c) => c ?? 0),
+    responseLength: mean(rollouts.map((r) => r.episode.tokens.length)),
+    policyTokens: mean(rollouts.map((r) => r.episode.policyMask.reduce((a, b) => a + b, 0))),
+    codeErrorRate: allCalls.length === 0 ? 0 : allCalls.filter((c) => !c.result?.ok).length / allCalls.length,
+  };
+}
+
+export function mean(xs: ArrayLike<number>): number {
+  let sum = 0;
+  for (let i = 0; i < xs.length; i++) sum += xs[i];
+  return xs.length === 0 ? NaN : sum / xs.length;
+}

@@ -1,0 +1,98 @@
+/**
+ * Batched rollouts: the whole batch advances one token per step through the KV cache. Each
+ * sequence feeds from its own queue (BOS, its prompt, then each sampled token, then any tool
+ * output the environment inserts), so prompts of different lengths and tool outputs need no
+ * padding: a sequence samples whenever its queue runs dry. Code calls raised in a step run
+ * concurrently in the sandbox pool before the next step.
+ */
+import type { GPT } from '../model/gpt';
+import { sampleTokens } from '../model/sampling';
+import { Episode, type EpisodeConfig } from '../env/episode';
+import type { PythonSandbox, RunOptions } from '../sandbox/protocol';
+import type { Random } from '../random';
+import { BOS, PAD } from '../tokenizer';
+
+export interface Rollout {
+  episode: Episode;
+  /** Per response token: log-prob under the sampling policy (0 at environment tokens). */
+  logProbs: number[];
+  /** Per response token: the value head's estimate before the token (0 at environment tokens). */
+  values: number[];
+}
+
+export interface RolloutSettings {
+  episode: EpisodeConfig;
+  /** 0 = greedy. */
+  temperature: number;
+  rng: Random;
+  sandbox: PythonSandbox;
+  runOptions: RunOptions;
+}
+
+export interface RolloutTiming {
+  generateSeconds: number;
+  executeSeconds: number;
+  tokenSteps: number;
+}
+
+export async function generateRollouts(
+  model: GPT,
+  promptIds: number[][],
+  settings: RolloutSettings,
+): Promise<{ rollouts: Rollout[]; timing: RolloutTiming }> {
+  const batch = promptIds.length;
+  const rollouts: Rollout[] = promptIds.map((ids) => ({ episode: new Episode(ids, settings.episode), logProbs: [], values: [] }));
+  const queues: number[][] = promptIds.map((ids) => [BOS, ...ids]);
+  const feed = new Int32Array(batch);
+  const cache = model.newCache(batch);
+  const started = performance.now();
+  let executeMs = 0;
+  let tokenSteps = 0;
+  try {
+    while (rollouts.some((r, b) => !r.episode.done || queues[b].length > 0)) {
+      for (let b = 0; b < batch; b++) feed[b] = queues[b].length > 0 ? queues[b].shift()! : PAD;
+      const sampling = rollouts.map((r, b) => !r.episode.done && queues[b].length === 0);
+      const { logits, values } = model.step(cache, feed);
+      tokenSteps++;
+      if (!sampling.some(Boolean)) {
+        logits.dispose();
+        values.dispose();
+        continue;
+      }
+      const sampled = sampleTokens(logits, settings.temperature, settings.rng);
+      const valueData = await values.data();
+      logits.dispose();
+      values.dispose();
+
+      const calls: { b: number; code: string }[] = [];
+      for (let b = 0; b < batch; b++) {
+        if (!sampling[b]) continue;
+        const token = sampled.tokens[b];
+        const rollout = rollouts[b];
+        rollout.logProbs.push(sampled.logProbs[b]);
+        rollout.values.push(valueData[b]);
+        const action = rollout.episode.pushPolicyToken(token);
+        if (action.type === 'done') continue;
+        queues[b].push(token);
+        if (action.type === 'execute') calls.push({ b, code: action.code });
+      }
+      if (calls.length === 0) continue;
+      const callStart = performance.now();
+      const results = await Promise.all(calls.map((c) => settings.sandbox.run(c.code, settings.runOptions)));
+      executeMs += performance.now() - callStart;
+      calls.forEach(({ b }, i) => {
+        const envTokens = rollouts[b].episode.pushToolResult(results[i]);
+        for (const t of envTokens) {
+          rollouts[b].logProbs.push(0);
+          rollouts[b].values.push(0);
+        }
+        // An episode that ended inside the output (length cap) has nothing left to feed.
+        if (!rollouts[b].episode.done) queues[b].push(...envTokens);
+      });
+    }
+  } finally {
+    cache.dispose();
+  }
+  const totalMs = performance.now() - started;
+  return { rollouts, timing: { generateSeconds: (totalMs - executeMs) / 1000, executeSeconds: executeMs / 1000, tokenSteps } };
+}

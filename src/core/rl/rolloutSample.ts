@@ -1,0 +1,53 @@
+/**
+ * A decoded rollout for people: samples.jsonl, the lab's rollout inspector and the export.
+ * Environment spans (tool output) are kept apart from policy text, since they carry no loss.
+ */
+import type { Problem } from '../tasks/problem';
+import { decode } from '../tokenizer';
+import type { Rollout } from './rollout';
+
+export interface SampleSegment {
+  /** policy: sampled by the model (trained on); env: inserted by the sandbox (not trained on). */
+  kind: 'policy' | 'env';
+  text: string;
+}
+
+export interface RolloutSample {
+  step: number;
+  prompt: string;
+  tier: string;
+  expected: number;
+  response: string;
+  segments: SampleSegment[];
+  reward: number;
+  endedWithEos: boolean;
+  calls: { code: string; executed: boolean; ok: boolean | null; errorType: string | null }[];
+}
+
+export function rolloutSample(step: number, prompt: string, problem: Problem, rollout: Rollout, reward: number): RolloutSample {
+  const { tokens, policyMask, calls, endedWithEos } = rollout.episode;
+  const segments: SampleSegment[] = [];
+  let start = 0;
+  for (let i = 1; i <= tokens.length; i++) {
+    if (i === tokens.length || policyMask[i] !== policyMask[start]) {
+      segments.push({ kind: policyMask[start] === 1 ? 'policy' : 'env', text: decode(tokens.slice(start, i)) });
+      start = i;
+    }
+  }
+  return {
+    step,
+    prompt,
+    tier: problem.tier,
+    expected: problem.answer,
+    response: decode(tokens),
+    segments,
+    reward,
+    endedWithEos,
+    calls: calls.map((c) => ({
+      code: c.code,
+      executed: c.executed,
+      ok: c.result ? c.result.ok : null,
+      errorType: c.result?.error?.type ?? null,
+    })),
+  };
+}

@@ -1,0 +1,172 @@
+/**
+ * The RL loop, one step as a story: sample prompts, roll out a group per prompt (the policy
+ * writes, the sandbox runs its code), score each answer 0/1, drop groups outside the filter
+ * band, assign credit, update the policy. The same class runs in the CLI, the lab's worker and
+ * the tests; it owns no I/O beyond the sandbox it is given.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { TOOL_FORMATS } from '../env/formats';
+import type { EpisodeConfig } from '../env/episode';
+import type { ExperimentConfig } from '../experiment';
+import type { GPT } from '../model/gpt';
+import { emptyStepMetrics, mean, rolloutFigures, type StepMetrics } from '../metrics/stepMetrics';
+import { Random } from '../random';
+import type { PythonSandbox, RunOptions } from '../sandbox/protocol';
+import { formatPrompt } from '../tasks/prompt';
+import type { Problem } from '../tasks/problem';
+import { answerReward } from '../tasks/reward';
+import { testSet, trainProblem } from '../tasks/splits';
+import { encode } from '../tokenizer';
+import { assignCredit } from './creditAssignment';
+import { evaluateProblems, type EvaluationResult } from './evaluate';
+import { groupsPassingFilter } from './groupFilter';
+import { policyUpdate, responseLogProbs } from './policyUpdate';
+import { generateRollouts } from './rollout';
+import { rolloutSample, type RolloutSample } from './rolloutSample';
+import { trainingSequence } from './trainingBatch';
+
+export interface StepRecord {
+  metrics: StepMetrics;
+  samples: RolloutSample[];
+}
+
+export class Trainer {
+  step = 0;
+  private readonly reference: GPT;
+  private readonly optimizer: tf.Optimizer;
+  private readonly problemRng: Random;
+  private readonly sampleRng: Random;
+  private readonly shuffleRng: Random;
+
+  /** Trains `model` in place; the frozen reference for the KL is a copy of it as given. */
+  constructor(
+    readonly model: GPT,
+    readonly config: ExperimentConfig,
+    private readonly sandbox: PythonSandbox,
+  ) {
+    this.reference = model.copy();
+    this.optimizer = tf.train.adam(config.learningRate);
+    const rng = new Random(config.seed);
+    this.problemRng = rng.fork(1);
+    this.sampleRng = rng.fork(2);
+    this.shuffleRng = rng.fork(3);
+  }
+
+  episodeConfig(nmax = this.config.nmax): EpisodeConfig {
+    return {
+      format: TOOL_FORMATS[this.config.format],
+      nmax,
+      maxResponseTokens: this.config.maxResponseTokens,
+      maxOutputChars: this.config.maxOutputChars,
+    };
+  }
+
+  private runOptions(): RunOptions {
+    return { timeoutMs: this.config.sandboxTimeoutMs, maxOutputBytes: Math.max(4 * this.config.maxOutputChars, 1024) };
+  }
+
+  /** Greedy accuracy on the held-out test set at the run's Nmax (or another inference budget). */
+  evaluateTest(nmax = this.config.nmax): Promise<EvaluationResult> {
+    return evaluateProblems(this.model, testSet(), { episode: this.episodeConfig(nmax), sandbox: this.sandbox, runOptions: this.runOptions() });
+  }
+
+  /** The step-0 record: the base model's held-out accuracy, before any update. */
+  async initialRecord(): Promise<StepRecord> {
+    const metrics = emptyStepMetrics(0);
+    metrics.testAccuracy = (await this.evaluateTest()).accuracy;
+    return { metrics, samples: [] };
+  }
+
+  async trainStep(): Promise<StepRecord> {
+    const config = this.config;
+    const step = ++this.step;
+    const metrics = emptyStepMetrics(step);
+
+    // 1. Prompts, each repeated groupSize times (a group is consecutive).
+    const problems: Problem[] = [];
+    for (let i = 0; i < config.promptsPerStep; i++) {
+      const problem = trainProblem(this.problemRng, config.tierMix);
+      for (let g = 0; g < config.groupSize; g++) problems.push(problem);
+    }
+    const prompts = problems.map((p) => formatPrompt(p));
+
+    // 2. Rollouts with code execution.
+    const { rollouts, timing } = await generateRollouts(this.model, prompts.map(encode), {
+      episode: this.episodeConfig(),
+      temperature: config.temperature,
+      rng: this.sampleRng,
+      sandbox: this.sandbox,
+      runOptions: this.runOptions(),
+    });
+
+    // 3. Outcome reward only.
+    const rewards = rollouts.map((r, i) => answerReward(r.episode.responseText(), r.episode.endedWithEos, problems[i]));
+    Object.assign(metrics, rolloutFigures(rollouts, rewards));
+    const generatedTokens = rollouts.reduce((n, r) => n + r.episode.policyMask.reduce((a, b) => a + b, 0), 0);
+    metrics.tokensPerSecond = generatedTokens / Math.max(timing.generateSeconds, 1e-9);
+
+    // 4. ZeroTIR's group filter: keep groups that are neither all solved nor hopeless.
+    const passing = groupsPassingFilter(rewards, config.groupSize, { low: config.filterLow, high: config.filterHigh });
+    metrics.filterPassRate = mean(passing.map(Number));
+    const kept = rollouts.map((_, i) => i).filter((i) => passing[Math.floor(i / config.groupSize)]);
+
+    // 5-6. Credit assignment and the update.
+    const updateStart = performance.now();
+    if (kept.length > 0) {
+      const keptRollouts = kept.map((i) => rollouts[i]);
+      const credit = assignCredit(keptRollouts, kept.map((i) => rewards[i]), config);
+      const sequences = keptRollouts.map((r, j) => trainingSequence(r, credit.advantages[j], credit.returns[j]));
+      const refLogProbs = await responseLogProbs(this.reference, sequences, config.temperature, config.minibatchSize);
+      sequences.forEach((s, j) => (s.refLogProbs = refLogProbs[j]));
+      metrics.kl = meanPolicyKl(sequences);
+      const figures = await policyUpdate(this.model, this.optimizer, sequences, config, this.shuffleRng);
+      metrics.clipFraction = figures.clipFraction;
+      metrics.valueLoss = figures.valueLoss;
+      metrics.entropy = figures.entropy;
+    }
+    metrics.seconds = {
+      generate: timing.generateSeconds,
+      execute: timing.executeSeconds,
+      update: (performance.now() - updateStart) / 1000,
+    };
+
+    if (step % config.testEvery === 0) metrics.testAccuracy = (await this.evaluateTest()).accuracy;
+
+    const samples = pickSampleIndices(rollouts.length, config.groupSize, config.samplesPerStep).map((i) =>
+      rolloutSample(step, prompts[i], problems[i], rollouts[i], rewards[i]),
+    );
+    return { metrics, samples };
+  }
+
+  dispose(): void {
+    this.reference.dispose();
+    this.optimizer.dispose();
+  }
+}
+
+/** Mean over policy tokens of log pi - log pi_ref (the k1 estimate of KL to the base). */
+function meanPolicyKl(sequences: { policyMask: number[]; oldLogProbs: number[]; refLogProbs?: ArrayLike<number> }[]): number {
+  let sum = 0;
+  let count = 0;
+  for (const s of sequences) {
+    s.policyMask.forEach((m, i) => {
+      if (m === 1) {
+        sum += s.oldLogProbs[i] - (s.refLogProbs?.[i] ?? 0);
+        count++;
+      }
+    });
+  }
+  return count === 0 ? 0 : sum / count;
+}
+
+/** One sample from each of the first groups, so the inspector shows different prompts. */
+function pickSampleIndices(total: number, groupSize: number, wanted: number): number[] {
+  const picks: number[] = [];
+  for (let i = 0; picks.length < Math.min(wanted, total); i++) {
+    const group = i % Math.ceil(total / groupSize);
+    const member = Math.floor(i / Math.ceil(total / groupSize));
+    const index = group * groupSize + member;
+    if (index < total) picks.push(index);
+  }
+  return picks;
+}

@@ -1,0 +1,63 @@
+/**
+ * The lab's worker protocol: the only way the UI reaches the engine. The trainer worker
+ * exposes a TrainerWorkerApi through comlink; the UI passes one event callback (wrapped in
+ * Comlink.proxy) and receives everything else as LabEvents. Types only: no tfjs, no DOM.
+ */
+import type { ExperimentConfig } from '../core/experiment';
+import type { StepMetrics } from '../core/metrics/stepMetrics';
+import type { RolloutSample } from '../core/rl/rolloutSample';
+
+export type BackendName = 'webgpu' | 'webgl' | 'wasm' | 'cpu';
+/** 'auto' runs a short measured probe and picks the fastest backend that works. */
+export type BackendChoice = 'auto' | BackendName;
+
+export interface BackendInfo {
+  name: BackendName;
+  /** WebGPU adapter facts, when WebGPU was probed. */
+  adapter: { vendor: string; architecture: string; isFallbackAdapter: boolean } | null;
+  /** Probe time per backend in ms (null: unavailable or failed), and why the winner won. */
+  probeMs: Partial<Record<BackendName, number | null>>;
+  reason: string;
+}
+
+/** A checkpoint as it travels and is stored: the manifest JSON and the float32 weights. */
+export interface CheckpointBlob {
+  manifest: unknown;
+  weights: Uint8Array;
+}
+
+export type RunStatus = 'idle' | 'training' | 'paused' | 'finished' | 'error';
+
+export type LabEvent =
+  | { type: 'backend'; info: BackendInfo }
+  | { type: 'status'; runId: string | null; status: RunStatus; step: number; message?: string }
+  | { type: 'step'; runId: string; metrics: StepMetrics; samples: RolloutSample[] }
+  /** Long work (pretraining, sweeps, evaluation): done of total, with an ETA. */
+  | { type: 'progress'; task: 'pretrain' | 'evaluate' | 'sweep'; done: number; total: number; etaSeconds: number | null; detail?: string }
+  | { type: 'pretrainStep'; step: number; loss: number }
+  | { type: 'error'; message: string };
+
+/** One cell row of the train-Nmax by eval-Nmax matrix: accuracy at each inference budget. */
+export interface EvaluationRow {
+  runId: string;
+  accuracyByNmax: Record<number, number>;
+}
+
+export interface TrainerWorkerApi {
+  /** Picks the backend (or uses the override) and loads the base model from `baseModelUrl`. */
+  init(options: { backend: BackendChoice; baseModelUrl: string }, onEvent: (event: LabEvent) => void): Promise<BackendInfo>;
+  /** Starts a run at step 0 from the base model, or from a saved checkpoint at `fromStep`. */
+  startRun(runId: string, config: ExperimentConfig, from?: { checkpoint: CheckpointBlob; step: number }): Promise<void>;
+  /** Trains until paused or the run's step budget is reached, emitting a 'step' event per step. */
+  train(): Promise<void>;
+  pause(): Promise<void>;
+  /** Exactly one RL step. */
+  step(): Promise<void>;
+  /** Back to the starting model, step 0, same config. */
+  reset(): Promise<void>;
+  saveCheckpoint(): Promise<CheckpointBlob>;
+  /** Held-out greedy accuracy of the current model at each inference Nmax. */
+  evaluate(nmaxValues: number[]): Promise<EvaluationRow>;
+  /** Pretrains a fresh base model from the synthetic corpus with 'pretrainStep' and 'progress' events. */
+  pretrain(options: { steps: number; seed: number; toolPrior: number }): Promise<CheckpointBlob>;
+}
