@@ -1,0 +1,24 @@
+/**
+ * Gradient clipping by global norm: all gradients are scaled by one factor so that their joint L2
+ * norm is at most maxNorm, which keeps the update's direction.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+
+/**
+ * New gradient tensors scaled by maxNorm / max(norm, maxNorm), and the norm before clipping. The
+ * caller disposes both the inputs and the outputs. A non-finite norm (a NaN or Infinity in some
+ * gradient) is returned as is with unscaled copies: the caller should skip that step.
+ */
+export function clipByGlobalNorm(grads: tf.NamedTensorMap, maxNorm: number): { grads: tf.NamedTensorMap; norm: number } {
+  if (!(maxNorm > 0)) throw new RangeError(`maxNorm must be positive, got ${maxNorm}`);
+  const names = Object.keys(grads);
+  if (names.length === 0) return { grads: {}, norm: 0 };
+  const norm = tf.tidy(() => tf.sqrt(tf.addN(names.map((name) => tf.sum(tf.square(grads[name]))))).dataSync()[0]);
+  const scale = Number.isFinite(norm) && norm > maxNorm ? maxNorm / norm : 1;
+  const clipped = tf.tidy(() => {
+    const out: tf.NamedTensorMap = {};
+    for (const name of names) out[name] = scale === 1 ? tf.clone(grads[name]) : tf.mul(grads[name], scale);
+    return out;
+  });
+  return { grads: clipped, norm };
+}

@@ -1,0 +1,91 @@
+/**
+ * The PPO losses and the per-token log-probabilities they are built from (tfjs, differentiable).
+ *
+ * Inputs are [N, T] tensors over response tokens; `mask` is float 0/1 with 1 at policy tokens, so
+ * environment tokens and padding carry no loss. Means are token-level over every masked token of
+ * the batch (not per sequence first). Entries outside the mask must still be finite: they are
+ * multiplied by 0, and 0 * Infinity is NaN. Every function returns fresh tensors and leaks none.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+
+/** Sum of x over the mask divided by the mask's sum; 0 when the mask is empty. */
+export function maskedMean(x: tf.Tensor, mask: tf.Tensor): tf.Scalar {
+  return tf.tidy(() => {
+    // the floor only matters for an empty mask, where the sum on top is 0 too
+    const count = tf.maximum(tf.sum(mask), 1e-8);
+    return tf.div(tf.sum(tf.mul(x, mask)), count) as tf.Scalar;
+  });
+}
+
+/**
+ * Clipped surrogate: loss = -mean(min(ratio * A, clip(ratio, 1 - eps, 1 + eps) * A)), ratio =
+ * exp(logProbs - oldLogProbs). clipFraction is the share of masked tokens where the clipped term is
+ * the one taken (its gradient is cut). approxKl estimates KL(old || new) by Schulman's k3,
+ * mean((ratio - 1) - log ratio), which is never negative.
+ */
+export function ppoPolicyLoss(
+  logProbs: tf.Tensor2D,
+  oldLogProbs: tf.Tensor2D,
+  advantages: tf.Tensor2D,
+  mask: tf.Tensor2D,
+  clipEps: number,
+): { loss: tf.Scalar; clipFraction: tf.Scalar; approxKl: tf.Scalar } {
+  tf.util.assertShapesMatch(logProbs.shape, oldLogProbs.shape, 'ppoPolicyLoss: oldLogProbs');
+  tf.util.assertShapesMatch(logProbs.shape, advantages.shape, 'ppoPolicyLoss: advantages');
+  tf.util.assertShapesMatch(logProbs.shape, mask.shape, 'ppoPolicyLoss: mask');
+  return tf.tidy(() => {
+    const logRatio = tf.sub(logProbs, oldLogProbs);
+    const ratio = tf.exp(logRatio);
+    const unclipped = tf.mul(ratio, advantages);
+    const clipped = tf.mul(tf.clipByValue(ratio, 1 - clipEps, 1 + clipEps), advantages);
+    // unclipped first: on a tie tf.minimum sends the gradient to its first argument
+    const loss = tf.neg(maskedMean(tf.minimum(unclipped, clipped), mask));
+    const clipFraction = maskedMean(tf.cast(tf.less(clipped, unclipped), 'float32'), mask);
+    const approxKl = maskedMean(tf.sub(tf.sub(ratio, 1), logRatio), mask);
+    return { loss, clipFraction, approxKl };
+  });
+}
+
+/**
+ * Clipped value loss: 0.5 * mean(max((v - R)^2, (old + clip(v - old, -c, c) - R)^2)), which keeps
+ * the critic from moving more than clipRange away from the values the rollout was scored with.
+ */
+export function clippedValueLoss(
+  values: tf.Tensor2D,
+  oldValues: tf.Tensor2D,
+  returns: tf.Tensor2D,
+  mask: tf.Tensor2D,
+  clipRange: number,
+): tf.Scalar {
+  tf.util.assertShapesMatch(values.shape, oldValues.shape, 'clippedValueLoss: oldValues');
+  tf.util.assertShapesMatch(values.shape, returns.shape, 'clippedValueLoss: returns');
+  tf.util.assertShapesMatch(values.shape, mask.shape, 'clippedValueLoss: mask');
+  return tf.tidy(() => {
+    const clippedValues = tf.add(oldValues, tf.clipByValue(tf.sub(values, oldValues), -clipRange, clipRange));
+    const worst = tf.maximum(tf.squaredDifference(values, returns), tf.squaredDifference(clippedValues, returns));
+    return tf.mul(maskedMean(worst, mask), 0.5) as tf.Scalar;
+  });
+}
+
+/**
+ * From logits [N, T, V] and target ids [N, T] (int32): log softmax(logits / temperature) at each
+ * target, and the entropy of that distribution. The target is picked by a one-hot product and sum,
+ * not a gather, because the wasm backend lacks the kernel gather's gradient needs.
+ */
+export function tokenLogProbsAndEntropy(
+  logits: tf.Tensor3D,
+  targets: tf.Tensor2D,
+  temperature: number,
+): { logProbs: tf.Tensor2D; entropy: tf.Tensor2D } {
+  if (!(temperature > 0)) throw new RangeError(`temperature must be positive, got ${temperature}`);
+  const [n, t, vocab] = logits.shape;
+  tf.util.assertShapesMatch([n, t], targets.shape, 'tokenLogProbsAndEntropy: targets');
+  if (targets.dtype !== 'int32') throw new TypeError(`targets must be int32, got ${targets.dtype}`);
+  return tf.tidy(() => {
+    const logDistribution = tf.logSoftmax(tf.div(logits, temperature));
+    const picked = tf.cast(tf.oneHot(targets, vocab), 'float32');
+    const logProbs = tf.sum(tf.mul(logDistribution, picked), -1) as tf.Tensor2D;
+    const entropy = tf.neg(tf.sum(tf.mul(tf.exp(logDistribution), logDistribution), -1)) as tf.Tensor2D;
+    return { logProbs, entropy };
+  });
+}

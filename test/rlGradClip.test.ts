@@ -1,0 +1,61 @@
+import * as tf from '@tensorflow/tfjs-core';
+import '@tensorflow/tfjs-backend-wasm';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { clipByGlobalNorm } from '../src/core/rl/gradClip';
+
+beforeAll(async () => {
+  await tf.setBackend('wasm');
+  await tf.ready();
+});
+
+let tensorsBefore = 0;
+beforeEach(() => {
+  tensorsBefore = tf.memory().numTensors;
+});
+afterEach(() => {
+  expect(tf.memory().numTensors).toBe(tensorsBefore);
+});
+
+// a = [3, 4] (norm 5), b = [[0, 0], [12, 0]] (norm 12): global norm sqrt(25 + 144) = 13
+function gradients(): tf.NamedTensorMap {
+  return { a: tf.tensor1d([3, 4]), b: tf.tensor2d([[0, 0], [12, 0]]) };
+}
+
+describe('clipByGlobalNorm', () => {
+  it('scales every gradient by maxNorm / norm when the norm is above maxNorm', () => {
+    const grads = gradients();
+    const out = clipByGlobalNorm(grads, 6.5);
+    // scale 6.5 / 13 = 0.5
+    expect(out.norm).toBeCloseTo(13, 5);
+    expect(Array.from(out.grads.a.dataSync())).toEqual([1.5, 2]);
+    expect(Array.from(out.grads.b.dataSync())).toEqual([0, 0, 6, 0]);
+    expect(out.grads.b.shape).toEqual([2, 2]);
+    tf.dispose([...Object.values(grads), ...Object.values(out.grads)]);
+  });
+
+  it('returns unscaled copies when the norm is within maxNorm', () => {
+    const grads = gradients();
+    const out = clipByGlobalNorm(grads, 20);
+    expect(out.norm).toBeCloseTo(13, 5);
+    expect(out.grads.a).not.toBe(grads.a);
+    expect(Array.from(out.grads.a.dataSync())).toEqual([3, 4]);
+    expect(Array.from(out.grads.b.dataSync())).toEqual([0, 0, 12, 0]);
+    // the copies survive the caller disposing the inputs
+    tf.dispose(Object.values(grads));
+    expect(Array.from(out.grads.a.dataSync())).toEqual([3, 4]);
+    tf.dispose(Object.values(out.grads));
+  });
+
+  it('reports a non-finite norm and leaves the gradients unscaled', () => {
+    const grads = { a: tf.tensor1d([NaN, 1]) };
+    const out = clipByGlobalNorm(grads, 1);
+    expect(out.norm).toBeNaN();
+    expect(out.grads.a.dataSync()[1]).toBe(1);
+    tf.dispose([grads.a, out.grads.a]);
+  });
+
+  it('handles an empty map and refuses a non-positive maxNorm', () => {
+    expect(clipByGlobalNorm({}, 1)).toEqual({ grads: {}, norm: 0 });
+    expect(() => clipByGlobalNorm({}, 0)).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,69 @@
+import * as tf from '@tensorflow/tfjs-core';
+// tfjs-core registers no gradients by itself (the tfjs union package does); the engine must too
+import '@tensorflow/tfjs-core/dist/register_all_gradients';
+import '@tensorflow/tfjs-backend-wasm';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { klPenalty, type KlEstimator } from '../src/core/rl/kl';
+import { Random } from '../src/core/random';
+
+beforeAll(async () => {
+  await tf.setBackend('wasm');
+  await tf.ready();
+});
+
+let tensorsBefore = 0;
+beforeEach(() => {
+  tensorsBefore = tf.memory().numTensors;
+});
+afterEach(() => {
+  expect(tf.memory().numTensors).toBe(tensorsBefore);
+});
+
+function penalty(p: number[][], q: number[][], m: number[][], estimator: KlEstimator): number {
+  return tf.tidy(() => klPenalty(tf.tensor2d(p), tf.tensor2d(q), tf.tensor2d(m), estimator).dataSync()[0]);
+}
+
+// policy log-probs p = -1, -2 (and a masked -9); reference q = -1.5, -1 (masked 0)
+const p = [[-1, -2, -9]];
+const q = [[-1.5, -1, 0]];
+const mask = [[1, 1, 0]];
+
+describe('klPenalty', () => {
+  it('k1 is the masked mean of p - q', () => {
+    // (0.5 + -1)/2 = -0.25: k1 can be negative on a sample
+    expect(penalty(p, q, mask, 'k1')).toBeCloseTo(-0.25, 6);
+  });
+
+  it('k3 is the masked mean of exp(q - p) - (q - p) - 1', () => {
+    // q - p = -0.5: exp(-0.5) + 0.5 - 1 = 0.1065307
+    // q - p =  1.0: exp(1) - 1 - 1     = 0.7182818
+    // mean = 0.4124062
+    expect(penalty(p, q, mask, 'k3')).toBeCloseTo(0.4124062, 6);
+  });
+
+  it('is 0 for both estimators when the policy equals the reference', () => {
+    expect(penalty(p, p, mask, 'k1')).toBe(0);
+    expect(penalty(p, p, mask, 'k3')).toBe(0);
+  });
+
+  it('k3 is never negative on random log-probs', () => {
+    const random = new Random(3);
+    const row = () => Array.from({ length: 50 }, () => -5 * random.next());
+    for (let trial = 0; trial < 5; trial++) {
+      expect(penalty([row()], [row()], [Array(50).fill(1)], 'k3')).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it('k3 has gradient (1 - exp(q - p)) / n in the policy log-probs', () => {
+    // n = 2 masked tokens: (1 - exp(-0.5))/2 = 0.1967347, (1 - e)/2 = -0.8591409, masked 0
+    const logProbs = tf.tensor2d(p);
+    const ref = tf.tensor2d(q);
+    const m = tf.tensor2d(mask);
+    const grad = tf.grad((lp: tf.Tensor) => klPenalty(lp as tf.Tensor2D, ref, m, 'k3'))(logProbs);
+    const values = grad.dataSync();
+    expect(values[0]).toBeCloseTo(0.1967347, 6);
+    expect(values[1]).toBeCloseTo(-0.8591409, 6);
+    expect(Math.abs(values[2])).toBe(0);
+    tf.dispose([logProbs, ref, m, grad]);
+  });
+});

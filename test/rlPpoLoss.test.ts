@@ -1,0 +1,180 @@
+import * as tf from '@tensorflow/tfjs-core';
+// tfjs-core registers no gradients by itself (the tfjs union package does); the engine must too
+import '@tensorflow/tfjs-core/dist/register_all_gradients';
+import '@tensorflow/tfjs-backend-wasm';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { clippedValueLoss, maskedMean, ppoPolicyLoss, tokenLogProbsAndEntropy } from '../src/core/rl/ppoLoss';
+
+beforeAll(async () => {
+  await tf.setBackend('wasm');
+  await tf.ready();
+});
+
+let tensorsBefore = 0;
+beforeEach(() => {
+  tensorsBefore = tf.memory().numTensors;
+});
+afterEach(() => {
+  expect(tf.memory().numTensors).toBe(tensorsBefore);
+});
+
+function expectClose(actual: ArrayLike<number>, expected: number[], digits = 5): void {
+  expect(actual.length).toBe(expected.length);
+  for (let i = 0; i < expected.length; i++) expect(actual[i]).toBeCloseTo(expected[i], digits);
+}
+
+describe('maskedMean', () => {
+  it('averages over the mask and gives 0 for an empty mask', () => {
+    const x = tf.tensor2d([[1, 2, 30]]);
+    const firstTwo = tf.tensor2d([[1, 1, 0]]);
+    const empty = tf.zeros([1, 3]);
+    const some = maskedMean(x, firstTwo);
+    const none = maskedMean(x, empty);
+    expect(some.dataSync()[0]).toBeCloseTo(1.5, 6);
+    expect(none.dataSync()[0]).toBe(0);
+    tf.dispose([x, firstTwo, empty, some, none]);
+  });
+});
+
+describe('ppoPolicyLoss', () => {
+  // clipEps 0.2, all old log-probs -1, new = -1 + ln(ratio). Tokens (ratio, advantage):
+  //   a (1.1, +1) inside:            min(1.1, 1.1)   =  1.1   not clipped
+  //   b (1.5, +1) above, A > 0:      min(1.5, 1.2)   =  1.2   clipped
+  //   c (0.5, -1) below, A < 0:      min(-0.5, -0.8) = -0.8   clipped
+  //   d (1.5, -1) above, A < 0:      min(-1.5, -1.2) = -1.5   not clipped (pessimistic side)
+  //   e (0.5, +2) below, A > 0:      min(1.0, 1.6)   =  1.0   not clipped
+  //   f masked out (ratio 3, A 5)
+  // loss = -(1.1 + 1.2 - 0.8 - 1.5 + 1.0)/5 = -0.2; clipFraction = 2/5 = 0.4
+  // approxKl = mean((r - 1) - ln r): 1.1 -> 0.0046898, 1.5 -> 0.0945349 (x2), 0.5 -> 0.1931472 (x2)
+  //   = 0.5800540 / 5 = 0.1160108
+  // d loss / d logp = -A * ratio / 5 where not clipped, else 0:
+  //   a -0.22, b 0, c 0, d +0.3, e -0.2, f 0
+  const ratios = [
+    [1.1, 1.5, 0.5],
+    [1.5, 0.5, 3],
+  ];
+  const advantageValues = [
+    [1, 1, -1],
+    [-1, 2, 5],
+  ];
+  const maskValues = [
+    [1, 1, 1],
+    [1, 1, 0],
+  ];
+
+  it('matches the hand-computed loss, clip fraction, approximate KL and gradient', () => {
+    const old = tf.fill([2, 3], -1) as tf.Tensor2D;
+    const logProbs = tf.tidy(() => tf.add(old, tf.log(tf.tensor2d(ratios)))) as tf.Tensor2D;
+    const advantages = tf.tensor2d(advantageValues);
+    const mask = tf.tensor2d(maskValues);
+
+    const out = ppoPolicyLoss(logProbs, old, advantages, mask, 0.2);
+    expect(out.loss.shape).toEqual([]);
+    expect(out.loss.dataSync()[0]).toBeCloseTo(-0.2, 5);
+    expect(out.clipFraction.dataSync()[0]).toBeCloseTo(0.4, 6);
+    expect(out.approxKl.dataSync()[0]).toBeCloseTo(0.1160108, 5);
+
+    const grad = tf.grad((lp: tf.Tensor) => ppoPolicyLoss(lp as tf.Tensor2D, old, advantages, mask, 0.2).loss)(logProbs);
+    expectClose(grad.dataSync(), [-0.22, 0, 0, 0.3, -0.2, 0]);
+
+    tf.dispose([old, logProbs, advantages, mask, out.loss, out.clipFraction, out.approxKl, grad]);
+  });
+
+  it('is -mean(A) with no clipping and zero KL when the policy has not moved', () => {
+    // ratio 1 everywhere: loss = -(1 + 1 - 1 - 1 + 2)/5 = -0.4
+    const old = tf.fill([2, 3], -2) as tf.Tensor2D;
+    const advantages = tf.tensor2d(advantageValues);
+    const mask = tf.tensor2d(maskValues);
+    const out = ppoPolicyLoss(old, old, advantages, mask, 0.2);
+    expect(out.loss.dataSync()[0]).toBeCloseTo(-0.4, 6);
+    expect(out.clipFraction.dataSync()[0]).toBe(0);
+    expect(out.approxKl.dataSync()[0]).toBeCloseTo(0, 7);
+    tf.dispose([old, advantages, mask, out.loss, out.clipFraction, out.approxKl]);
+  });
+
+  it('rejects mismatched shapes', () => {
+    const a = tf.zeros([2, 3]) as tf.Tensor2D;
+    const b = tf.zeros([3, 2]) as tf.Tensor2D;
+    expect(() => ppoPolicyLoss(a, a, a, b, 0.2)).toThrow();
+    tf.dispose([a, b]);
+  });
+});
+
+describe('clippedValueLoss', () => {
+  it('takes the worse of the clipped and unclipped errors, halved, over the mask', () => {
+    // clipRange 0.2; (v, old, R):
+    //   (1.0, 0.5, 1.0): clipped v 0.7 -> max(0, 0.09)    = 0.09
+    //   (0.6, 0.5, 1.0): inside        -> max(0.16, 0.16) = 0.16
+    //   (0.0, 0.5, 0.0): clipped v 0.3 -> max(0, 0.09)    = 0.09
+    //   (0.9, 0.5, 0.0): clipped v 0.7 -> max(0.81, 0.49) = 0.81
+    //   masked (5, 0, 0)
+    // 0.5 * (0.09 + 0.16 + 0.09 + 0.81)/4 = 0.5 * 0.2875 = 0.14375
+    const values = tf.tensor2d([[1.0, 0.6, 0.0], [0.9, 5, 0]]);
+    const old = tf.tensor2d([[0.5, 0.5, 0.5], [0.5, 0, 0]]);
+    const returns = tf.tensor2d([[1.0, 1.0, 0.0], [0.0, 0, 0]]);
+    const mask = tf.tensor2d([[1, 1, 1], [1, 0, 0]]);
+    const loss = clippedValueLoss(values, old, returns, mask, 0.2);
+    expect(loss.dataSync()[0]).toBeCloseTo(0.14375, 6);
+    // without the clip it would be 0.5 * (0 + 0.16 + 0 + 0.81)/4 = 0.12125
+    const wide = clippedValueLoss(values, old, returns, mask, 10);
+    expect(wide.dataSync()[0]).toBeCloseTo(0.12125, 6);
+    tf.dispose([values, old, returns, mask, loss, wide]);
+  });
+});
+
+describe('tokenLogProbsAndEntropy', () => {
+  // position 0: logits [0, 2 ln 2, 2 ln 3] at temperature 2 -> [0, ln 2, ln 3] -> p = [1/6, 1/3, 1/2]
+  //   target 2: log p = ln(1/2) = -0.6931472
+  //   entropy = (1/6) ln 6 + (1/3) ln 3 + (1/2) ln 2 = 0.2986266 + 0.3662041 + 0.3465736 = 1.0114043
+  // position 1: logits [0, 0, 0] -> uniform; target 0: log p = -ln 3 = -1.0986123, entropy ln 3
+  const logitValues = [[[0, 2 * Math.LN2, 2 * Math.log(3)], [0, 0, 0]]];
+
+  it('matches a hand softmax', () => {
+    const logits = tf.tensor3d(logitValues);
+    const targets = tf.tensor2d([[2, 0]], undefined, 'int32');
+    const { logProbs, entropy } = tokenLogProbsAndEntropy(logits, targets, 2);
+    expect(logProbs.shape).toEqual([1, 2]);
+    expectClose(logProbs.dataSync(), [-0.6931472, -1.0986123]);
+    expectClose(entropy.dataSync(), [1.0114043, 1.0986123]);
+    tf.dispose([logits, targets, logProbs, entropy]);
+  });
+
+  it('has the analytic gradient (onehot - p) / T and agrees with finite differences', () => {
+    const logits = tf.tensor3d(logitValues);
+    const targets = tf.tensor2d([[2, 0]], undefined, 'int32');
+    // d logp / d logits = (onehot - p) / 2:
+    //   position 0: ([0,0,1] - [1/6,1/3,1/2]) / 2 = [-1/12, -1/6, 1/4]
+    //   position 1: ([1,0,0] - [1/3,1/3,1/3]) / 2 = [1/3, -1/6, -1/6]
+    const sumLogProbs = (l: tf.Tensor) => tf.sum(tokenLogProbsAndEntropy(l as tf.Tensor3D, targets, 2).logProbs);
+    const analytic = tf.grad(sumLogProbs)(logits);
+    expectClose(analytic.dataSync(), [-1 / 12, -1 / 6, 1 / 4, 1 / 3, -1 / 6, -1 / 6]);
+
+    // finite differences of a mix of both outputs, on seeded-looking fixed logits
+    const mixValues = [[[0.3, -1.2, 2.0], [1.5, 0.1, -0.4]]];
+    const mixLogits = tf.tensor3d(mixValues);
+    const objective = (l: tf.Tensor) =>
+      tf.tidy(() => {
+        const { logProbs, entropy } = tokenLogProbsAndEntropy(l as tf.Tensor3D, targets, 0.7);
+        return tf.add(tf.sum(logProbs), tf.mul(tf.sum(entropy), 0.5)) as tf.Scalar;
+      });
+    const gradient = tf.grad(objective)(mixLogits);
+    const flat = mixValues.flat(2);
+    const h = 1e-2;
+    const numeric = flat.map((_, i) => {
+      const evaluate = (delta: number) =>
+        tf.tidy(() => objective(tf.tensor3d(flat.map((v, j) => (j === i ? v + delta : v)), [1, 2, 3])).dataSync()[0]);
+      return (evaluate(h) - evaluate(-h)) / (2 * h);
+    });
+    expectClose(gradient.dataSync(), numeric, 3);
+    tf.dispose([logits, targets, analytic, mixLogits, gradient]);
+  });
+
+  it('refuses a non-positive temperature and float targets', () => {
+    const logits = tf.tensor3d(logitValues);
+    const intTargets = tf.tensor2d([[2, 0]], undefined, 'int32');
+    const floatTargets = tf.tensor2d([[2, 0]]);
+    expect(() => tokenLogProbsAndEntropy(logits, intTargets, 0)).toThrow(RangeError);
+    expect(() => tokenLogProbsAndEntropy(logits, floatTargets, 1)).toThrow(TypeError);
+    tf.dispose([logits, intTargets, floatTargets]);
+  });
+});
