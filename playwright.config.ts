@@ -1,0 +1,28 @@
+/**
+ * e2e suite: Debian Chromium against the BUILT app, served by `vite preview` (run `npm run build`
+ * first; `npm run e2e` does both). Launch flags live in e2e/chromium.ts.
+ */
+import { defineConfig } from '@playwright/test';
+import { chromiumLaunchOptions, PREVIEW_ORIGIN } from './e2e/chromium';
+
+const port = new URL(PREVIEW_ORIGIN).port;
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results',
+  timeout: 90_000,
+  // Two shared cores: one browser at a time keeps the timing assertions honest.
+  workers: 1,
+  reporter: 'list',
+  use: {
+    baseURL: PREVIEW_ORIGIN,
+    browserName: 'chromium',
+    launchOptions: chromiumLaunchOptions(),
+  },
+  webServer: {
+    command: `npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
+    url: `${PREVIEW_ORIGIN}/e2e/harness/sandbox.html`,
+    reuseExistingServer: false,
+    timeout: 30_000,
+  },
+});

@@ -1,0 +1,60 @@
+/**
+ * Vite config for the lab. The app is cross-origin isolated (COOP + COEP, in dev and preview) so the
+ * Python workers can share an interrupt buffer (SharedArrayBuffer); the Python worker's script is
+ * served with its own CSP, which is what stops model-written code from reaching eval or the
+ * network. docs/hosting.md lists the same headers for any other host.
+ */
+import { defineConfig, type Connect, type Plugin } from 'vite';
+
+const CROSS_ORIGIN_ISOLATION = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
+/**
+ * The Python worker's policy. No 'unsafe-eval': `js.eval`, `js.Function` and emscripten_run_script
+ * fail. 'wasm-unsafe-eval' is needed because Pyodide compiles its WebAssembly module; connect-src
+ * 'self' lets it fetch its own runtime files and nothing else.
+ */
+export const PYTHON_WORKER_CSP =
+  "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; worker-src 'none'";
+
+// Dev serves the worker as /workers/python.worker.ts?worker_file..., a build as assets/python.worker-<hash>.js.
+const PYTHON_WORKER_PATH = /\/python\.worker(\.ts|-[\w-]+\.js)$/;
+
+function pythonWorkerCsp(): Connect.NextHandleFunction {
+  return (request, response, next) => {
+    const path = (request.url ?? '').split('?')[0];
+    if (PYTHON_WORKER_PATH.test(path)) response.setHeader('Content-Security-Policy', PYTHON_WORKER_CSP);
+    next();
+  };
+}
+
+/** A worker's CSP comes from its own response headers, so set them on that one URL. */
+function pythonWorkerCspPlugin(): Plugin {
+  return {
+    name: 'tir-lab:python-worker-csp',
+    configureServer(server) {
+      server.middlewares.use(pythonWorkerCsp());
+    },
+    configurePreviewServer(server) {
+      server.middlewares.use(pythonWorkerCsp());
+    },
+  };
+}
+
+export default defineConfig({
+  plugins: [pythonWorkerCspPlugin()],
+  server: { headers: CROSS_ORIGIN_ISOLATION },
+  preview: { headers: CROSS_ORIGIN_ISOLATION },
+  worker: { format: 'es' },
+  build: {
+    target: 'es2022',
+    rolldownOptions: {
+      input: {
+        main: 'index.html',
+        sandboxHarness: 'e2e/harness/sandbox.html',
+      },
+    },
+  },
+});
