@@ -1,0 +1,618 @@
+/**
+ * The lab's commands: what Train, Pause, Step, Reset, Fork, a sweep, a backend switch, pretraining
+ * and the file buttons do. Data flows one way: a command reads the store, talks to the worker
+ * through the TrainerWorkerApi, and the worker's LabEvents come back into the store (reduceLabEvent)
+ * and into IndexedDB as they arrive. No knob reaches the worker unless configErrors passes it.
+ */
+import { configErrors, type ExperimentConfig } from '../../core/experiment';
+import type { CheckpointBlob, LabEvent, RunStatus, TrainerWorkerApi } from '../../lab/protocol';
+import { decodeCheckpointFile, decodeCheckpointPair, encodeCheckpointFile, metaStep } from '../persistence/checkpointFile';
+import type { RunDatabase } from '../persistence/runDatabase';
+import { runCsv, runExport } from '../persistence/runExport';
+import { makeRun, newRunId, type LabRun } from '../state/labRun';
+import { notify, patchRun, putRun, reduceLabEvent, removeRun, type LabState, type LabStore } from '../state/labStore';
+import { LAB_PRESETS } from '../state/presets';
+import { truncateColumns } from '../state/runColumns';
+import { copyConfig } from '../state/urlState';
+import { restoreRuns, storedRun } from './storedRuns';
+import type { ConnectTrainer, TrainerConnection } from './trainerConnection';
+
+/** A checkpoint is saved this often while training (and whenever training stops). */
+export const CHECKPOINT_EVERY_STEPS = 10;
+/** The pretrained base model's slot in the checkpoint store. */
+const PRETRAINED_BASE_KEY = 'base:pretrained';
+/** Events and command replies travel on different channels: give a late status event this long. */
+const STATUS_SETTLE_MS = 3000;
+
+export interface LabControllerOptions {
+  store: LabStore;
+  connect: ConnectTrainer;
+  /** null when IndexedDB is unavailable: the lab works, runs just do not last. */
+  db: RunDatabase | null;
+  baseModelUrl: string;
+  now?: () => number;
+}
+
+export interface ImportFile {
+  name: string;
+  bytes: Uint8Array;
+}
+
+export class LabController {
+  private readonly store: LabStore;
+  private readonly connect: ConnectTrainer;
+  private readonly db: RunDatabase | null;
+  private readonly baseModelUrl: string;
+  private readonly now: () => number;
+  private connection: TrainerConnection | null = null;
+  private ready: Promise<boolean> = Promise.resolve(false);
+  /** The pending worker.train() or worker.step() call, while one runs. */
+  private running: Promise<void> | null = null;
+  private checkpointing = false;
+  private persistenceFailed = false;
+  private readonly writes = new Set<Promise<void>>();
+
+  constructor(options: LabControllerOptions) {
+    this.store = options.store;
+    this.connect = options.connect;
+    this.db = options.db;
+    this.baseModelUrl = options.baseModelUrl;
+    this.now = options.now ?? (() => Date.now());
+  }
+
+  private get api(): TrainerWorkerApi | null {
+    return this.connection?.api ?? null;
+  }
+
+  private get state(): LabState {
+    return this.store.getState();
+  }
+
+  /** Brings back stored runs (the newest is shown), starts the worker, and trains if asked. */
+  async start(autostart: boolean): Promise<void> {
+    await this.restore();
+    this.startWorker();
+    if (autostart && (await this.ready)) await this.train();
+  }
+
+  private async restore(): Promise<void> {
+    if (!this.db) return;
+    try {
+      const runs = await restoreRuns(this.db);
+      const pretrained = await this.db.checkpoint(PRETRAINED_BASE_KEY);
+      this.store.setState({
+        runs: Object.fromEntries(runs.map((r) => [r.id, r])),
+        runOrder: runs.map((r) => r.id),
+        selectedRunId: runs[0]?.id ?? null,
+        pretrainedBase: pretrained ? { steps: pretrained.step, checkpoint: pretrained.blob } : null,
+      });
+    } catch (error) {
+      this.persistenceError(error);
+    }
+  }
+
+  private startWorker(): void {
+    this.store.setState({ worker: 'starting', backendInfo: null, loadedRunId: null });
+    const connection = this.connect((message) => {
+      if (this.connection !== connection) return;
+      this.store.setState({ worker: 'failed', busy: null });
+      notify(this.store, 'error', message);
+    });
+    this.connection = connection;
+    const options = { backend: this.state.backend, baseModelUrl: this.baseModelUrl };
+    this.ready = connection.api.init(options, (event) => this.onEvent(event)).then(
+      (info) => {
+        if (this.connection !== connection) return false;
+        this.store.setState({ worker: 'ready', backendInfo: info });
+        return true;
+      },
+      (error: unknown) => {
+        if (this.connection !== connection) return false;
+        this.store.setState({ worker: 'failed' });
+        notify(this.store, 'error', `the trainer could not start: ${messageOf(error)}`);
+        return false;
+      },
+    );
+  }
+
+  /** Every worker event: into the store, then into IndexedDB. */
+  onEvent(event: LabEvent): void {
+    this.store.setState((s) => reduceLabEvent(s, event));
+    if (event.type === 'step') {
+      const run = this.state.runs[event.runId];
+      if (!run) return;
+      this.persist((db) => db.putStep(run.id, event.metrics));
+      if (event.samples.length > 0) this.persist((db) => db.putSamples(run.id, run.samples));
+      this.persist((db) => db.putRun(storedRun(run)));
+      if (event.metrics.step > 0 && event.metrics.step % CHECKPOINT_EVERY_STEPS === 0) void this.checkpoint(run.id);
+    } else if (event.type === 'status' && event.runId !== null) {
+      const run = this.state.runs[event.runId];
+      if (run) this.persist((db) => db.putRun(storedRun(run)));
+    }
+  }
+
+  // ---- Train, Pause, Step, Reset, Fork -------------------------------------------------------
+
+  /** Trains the shown run (continuing it from its checkpoint if needed), or a new one from the knobs. */
+  async train(): Promise<void> {
+    await this.drive((api) => api.train());
+  }
+
+  /** Exactly one RL step of the shown run (a new one if there is none). */
+  async step(): Promise<void> {
+    await this.drive((api) => api.step());
+  }
+
+  async pause(): Promise<void> {
+    const api = this.api;
+    if (!api || !this.running) return;
+    await this.guard(api.pause());
+  }
+
+  /**
+   * The shown run back to step 0, with the knobs as they are now (so: pause, change Nmax, Reset).
+   * Its metrics, samples and checkpoint are dropped.
+   */
+  async reset(): Promise<void> {
+    const run = this.selected();
+    if (!run) return;
+    const config = this.validKnobs();
+    if (!config) return;
+    await this.command('Resetting', async (api) => {
+      await this.stopRunning();
+      const sameConfig = JSON.stringify(config) === JSON.stringify(run.config) && this.state.loadedRunId === run.id;
+      this.clearRun(run.id, config);
+      if (sameConfig) await api.reset();
+      else await this.startInWorker(api, run.id, config, null);
+    });
+  }
+
+  /** A new run from the shown run's checkpoint and metrics so far, with the knobs as they are now. */
+  async fork(): Promise<void> {
+    const source = this.selected();
+    if (!source) return;
+    const config = this.validKnobs();
+    if (!config) return;
+    await this.command('Forking', async (api) => {
+      await this.stopRunning();
+      const saved = this.state.loadedRunId === source.id ? await this.saveLoadedCheckpoint(api, source.id) : await this.db?.checkpoint(source.id);
+      const step = saved?.step ?? 0;
+      const fork = makeRun({
+        id: newRunId(this.now()),
+        name: `${source.name} fork@${step}`,
+        preset: this.state.preset,
+        config,
+        createdAt: this.now(),
+        history: saved ? source.history.filter((m) => m.step <= step) : [],
+        samples: saved ? source.samples.filter((s) => s.step <= step) : [],
+        status: 'paused',
+        checkpointStep: saved ? step : null,
+      });
+      this.addRun(fork);
+      for (const metrics of fork.history) this.persist((db) => db.putStep(fork.id, metrics));
+      this.persist((db) => db.putSamples(fork.id, fork.samples));
+      if (saved) this.persist((db) => db.putCheckpoint(fork.id, saved));
+      await this.startInWorker(api, fork.id, config, saved ?? null);
+    });
+  }
+
+  /** Shows a run and puts its config (and preset) into the knobs. */
+  selectRun(id: string): void {
+    const run = this.state.runs[id];
+    if (!run) return;
+    this.store.setState({ selectedRunId: id, config: copyConfig(run.config), preset: run.preset in LAB_PRESETS ? run.preset : this.state.preset });
+  }
+
+  /** Starts a fresh run from the knobs at the next Train or Step. */
+  newRunFromKnobs(): void {
+    this.store.setState({ selectedRunId: null });
+  }
+
+  async deleteRun(id: string): Promise<void> {
+    const run = this.state.runs[id];
+    if (!run || (this.state.loadedRunId === id && this.running)) return;
+    removeRun(this.store, id);
+    this.persist((db) => db.deleteRun(id));
+  }
+
+  // ---- Backend ------------------------------------------------------------------------------
+
+  /** A new worker on the chosen backend; the shown run is checkpointed first and continues from there. */
+  async switchBackend(choice: LabState['backend']): Promise<void> {
+    this.store.setState({ backend: choice });
+    const api = this.api;
+    if (api && (await this.ready)) {
+      await this.stopRunning();
+      const loaded = this.state.loadedRunId;
+      if (loaded) await this.guard(this.saveLoadedCheckpoint(api, loaded));
+    }
+    this.connection?.close();
+    this.connection = null;
+    this.startWorker();
+    await this.ready;
+  }
+
+  // ---- Nmax sweep ---------------------------------------------------------------------------
+
+  /** Queues one run per sweep Nmax (same seed and budget, the knobs otherwise), trains and evaluates each. */
+  async startSweep(): Promise<void> {
+    const config = this.validKnobs();
+    if (!config || this.state.busy || this.running) return;
+    const nmaxValues = [...this.state.sweepNmax];
+    const id = `sweep-${this.now().toString(36)}`;
+    const runIds: string[] = [];
+    nmaxValues.forEach((nmax, i) => {
+      const run = makeRun({
+        id: `${id}-${i}`,
+        name: `sweep Nmax ${nmax} (seed ${config.seed})`,
+        preset: this.state.preset,
+        config: { ...copyConfig(config), nmax },
+        createdAt: this.now() + i,
+        sweepId: id,
+      });
+      this.addRun(run);
+      runIds.push(run.id);
+    });
+    this.store.setState({ sweep: { id, nmaxValues, runIds, position: 0, running: false, startedAt: this.now() } });
+    await this.resumeSweep();
+  }
+
+  /** Trains the sweep's remaining runs in order, evaluating each at every sweep Nmax when it finishes. */
+  async resumeSweep(): Promise<void> {
+    const sweep = this.state.sweep;
+    if (!sweep || sweep.running || (await this.ready) === false) return;
+    this.setSweep({ running: true });
+    const startedAt = this.now();
+    const startPosition = sweep.position;
+    try {
+      for (let i = sweep.position; i < sweep.runIds.length; i++) {
+        const runId = sweep.runIds[i];
+        this.reportSweepProgress(i, startPosition, startedAt);
+        const before = this.state.runs[runId]?.status;
+        if (before === 'error' || before === undefined) return;
+        if (before !== 'finished') {
+          this.store.setState({ selectedRunId: runId });
+          await this.train();
+          if ((await this.settledStatus(runId)) !== 'finished') return;
+        }
+        if (!this.state.runs[runId]?.evaluation) await this.evaluateRun(runId);
+        this.setSweep({ position: i + 1 });
+      }
+      this.reportSweepProgress(sweep.runIds.length, startPosition, startedAt);
+    } finally {
+      this.setSweep({ running: false });
+    }
+  }
+
+  /** Held-out accuracy of a run's latest checkpoint at each sweep Nmax (a row of the matrix). */
+  async evaluateRun(runId: string): Promise<void> {
+    const run = this.state.runs[runId];
+    if (!run) return;
+    const nmaxValues = this.state.sweep?.nmaxValues ?? this.state.sweepNmax;
+    await this.command('Evaluating', async (api) => {
+      await this.stopRunning();
+      if (this.state.loadedRunId !== runId) await this.loadForContinue(api, run);
+      const row = await api.evaluate(nmaxValues);
+      patchRun(this.store, runId, { evaluation: row.accuracyByNmax });
+      const updated = this.state.runs[runId];
+      if (updated) this.persist((db) => db.putRun(storedRun(updated)));
+    });
+  }
+
+  private setSweep(patch: Partial<NonNullable<LabState['sweep']>>): void {
+    this.store.setState((s) => (s.sweep ? { sweep: { ...s.sweep, ...patch } } : {}));
+  }
+
+  private reportSweepProgress(done: number, startDone: number, startedAt: number): void {
+    const total = this.state.sweep?.runIds.length ?? 0;
+    const elapsed = (this.now() - startedAt) / 1000;
+    const perRun = done > startDone ? elapsed / (done - startDone) : null;
+    const etaSeconds = perRun === null ? null : perRun * (total - done);
+    const detail = done < total ? `training Nmax ${this.state.sweep?.nmaxValues[done]}` : 'done';
+    this.store.setState((s) => ({ progress: { ...s.progress, sweep: { done, total, etaSeconds, detail } } }));
+  }
+
+  // ---- Pretraining --------------------------------------------------------------------------
+
+  /** Pretrains a base model in the worker; new runs can then start from it instead of the shipped one. */
+  async pretrain(options: { steps: number; seed: number; toolPrior: number }): Promise<void> {
+    await this.command('Pretraining', async (api) => {
+      await this.stopRunning();
+      this.store.setState({ pretrainLoss: { step: [], loss: [], revision: this.state.pretrainLoss.revision + 1 } });
+      const checkpoint = await api.pretrain(options);
+      // Whether the worker kept the loaded run through pretraining is its business: reload it from its checkpoint.
+      this.store.setState({ pretrainedBase: { steps: options.steps, checkpoint }, baseModel: 'pretrained', loadedRunId: null });
+      this.persist((db) => db.putCheckpoint(PRETRAINED_BASE_KEY, { step: options.steps, blob: checkpoint }));
+    });
+  }
+
+  // ---- Files --------------------------------------------------------------------------------
+
+  exportJson(runId: string): string | null {
+    const run = this.state.runs[runId];
+    return run ? JSON.stringify(runExport(run), null, 2) : null;
+  }
+
+  exportCsv(runId: string): string | null {
+    const run = this.state.runs[runId];
+    return run ? runCsv(run.history) : null;
+  }
+
+  /** The run's checkpoint as a file's text: saved now if the worker holds the run, else the stored one. */
+  async exportCheckpoint(runId: string): Promise<string | null> {
+    const run = this.state.runs[runId];
+    const api = this.api;
+    if (!run) return null;
+    let saved: { step: number; blob: CheckpointBlob } | null | undefined;
+    if (api && this.state.loadedRunId === runId) saved = await this.guard(this.saveLoadedCheckpoint(api, runId));
+    else saved = await this.db?.checkpoint(runId);
+    if (!saved) {
+      notify(this.store, 'error', 'this run has no checkpoint yet: train at least one step');
+      return null;
+    }
+    return encodeCheckpointFile(saved.blob, { name: run.name, preset: run.preset, config: run.config, step: saved.step });
+  }
+
+  /**
+   * A checkpoint file (ours, or the CLI's model.json + weights.bin) as a new paused run. Anything
+   * wrong is refused with a notice before anything changes.
+   */
+  importCheckpoint(files: ImportFile[]): boolean {
+    let imported;
+    try {
+      imported = decodeImport(files);
+    } catch (error) {
+      notify(this.store, 'error', `import refused: ${messageOf(error)}`);
+      return false;
+    }
+    const fileName = files.map((f) => f.name).join(' + ');
+    const config = imported.run?.config ?? this.validKnobs();
+    if (!config) return false;
+    const run = makeRun({
+      id: newRunId(this.now()),
+      name: imported.run ? `${imported.run.name} (imported)` : `imported ${fileName}`,
+      preset: imported.run?.preset ?? this.state.preset,
+      config: copyConfig(config),
+      createdAt: this.now(),
+      status: 'paused',
+      checkpointStep: imported.step,
+    });
+    this.addRun({ ...run, step: imported.step });
+    this.persist((db) => db.putCheckpoint(run.id, { step: imported.step, blob: imported.blob }));
+    this.store.setState({ selectedRunId: run.id, config: copyConfig(config) });
+    notify(this.store, 'info', `imported ${fileName} at step ${imported.step}: press Train to continue it`);
+    return true;
+  }
+
+  // ---- Internals ----------------------------------------------------------------------------
+
+  private selected(): LabRun | null {
+    const id = this.state.selectedRunId;
+    return id === null ? null : (this.state.runs[id] ?? null);
+  }
+
+  /** The knobs if configErrors passes them, else null and a notice (the fields show the messages). */
+  private validKnobs(): ExperimentConfig | null {
+    const config = this.state.config;
+    const errors = Object.values(configErrors(config));
+    if (errors.length > 0) {
+      notify(this.store, 'error', `fix the marked fields first: ${errors.join('; ')}`);
+      return null;
+    }
+    return copyConfig(config);
+  }
+
+  /** Runs `work` against the ready worker with `label` shown as busy; refuses while another command runs. */
+  private async command(label: string, work: (api: TrainerWorkerApi) => Promise<void>): Promise<boolean> {
+    if (this.state.busy !== null) return false;
+    if (!(await this.ready) || !this.api) {
+      notify(this.store, 'error', 'the trainer is not ready');
+      return false;
+    }
+    const api = this.api;
+    this.store.setState({ busy: label });
+    try {
+      await work(api);
+      return true;
+    } catch (error) {
+      notify(this.store, 'error', messageOf(error));
+      return false;
+    } finally {
+      this.store.setState({ busy: null });
+    }
+  }
+
+  /** Train or Step: gets the shown run (or a new one) into the worker, then runs `go` until it returns. */
+  private async drive(go: (api: TrainerWorkerApi) => Promise<void>): Promise<void> {
+    if (this.running) return;
+    let target = this.selected();
+    if (!target || target.status === 'finished' || target.status === 'error') {
+      const config = this.validKnobs();
+      if (!config) return;
+      target = makeRun({
+        id: newRunId(this.now()),
+        name: runName(this.state.preset, config),
+        preset: this.state.preset,
+        config,
+        createdAt: this.now(),
+      });
+      this.addRun(target);
+    }
+    const run = target;
+    const loaded = await this.command('Loading run', async (api) => {
+      if (this.state.loadedRunId !== run.id) await this.loadForContinue(api, run);
+    });
+    if (!loaded || !this.api) return;
+    const api = this.api;
+    const running = this.guard(go(api)).then(() => undefined);
+    this.running = running;
+    try {
+      await running;
+    } finally {
+      this.running = null;
+    }
+    if (this.state.loadedRunId === run.id) await this.checkpoint(run.id);
+  }
+
+  /** Pauses a pending train() and waits for it to return. */
+  private async stopRunning(): Promise<void> {
+    const running = this.running;
+    if (!running || !this.api) return;
+    await this.guard(this.api.pause());
+    await running;
+  }
+
+  /**
+   * Puts a run into the worker where it stopped: from its stored checkpoint (dropping metrics
+   * recorded after it), or from the base model at step 0 when it has none.
+   */
+  private async loadForContinue(api: TrainerWorkerApi, run: LabRun): Promise<void> {
+    const saved = this.db ? await this.db.checkpoint(run.id) : null;
+    if (saved) {
+      this.dropStepsAfter(run.id, saved.step);
+      await this.startInWorker(api, run.id, run.config, saved);
+      return;
+    }
+    if (run.history.some((m) => m.step > 0)) notify(this.store, 'info', `${run.name} had no saved checkpoint: it restarts from step 0`);
+    this.clearRun(run.id, run.config);
+    await this.startInWorker(api, run.id, run.config, null);
+  }
+
+  /** startRun, from a checkpoint or from the base model (the one pretrained here when chosen). */
+  private async startInWorker(
+    api: TrainerWorkerApi,
+    runId: string,
+    config: ExperimentConfig,
+    from: { step: number; blob: CheckpointBlob } | null,
+  ): Promise<void> {
+    const pretrained = this.state.baseModel === 'pretrained' ? this.state.pretrainedBase : null;
+    this.store.setState({ loadedRunId: null });
+    if (from) await api.startRun(runId, config, { checkpoint: from.blob, step: from.step });
+    else if (pretrained) await api.startRun(runId, config, { checkpoint: pretrained.checkpoint, step: 0 });
+    else await api.startRun(runId, config);
+    this.store.setState({ loadedRunId: runId, selectedRunId: runId });
+  }
+
+  private async saveLoadedCheckpoint(api: TrainerWorkerApi, runId: string): Promise<{ step: number; blob: CheckpointBlob }> {
+    const blob = await api.saveCheckpoint();
+    // The worker may be mid-step when it answers: its own record of the step is the one to trust.
+    const step = metaStep(blob.manifest) ?? this.state.runs[runId]?.step ?? 0;
+    const saved = { step, blob };
+    patchRun(this.store, runId, { checkpointStep: step });
+    this.persist((db) => db.putCheckpoint(runId, saved));
+    const run = this.state.runs[runId];
+    if (run) this.persist((db) => db.putRun(storedRun(run)));
+    return saved;
+  }
+
+  /** Saves the loaded run's checkpoint in the background (one at a time). */
+  private async checkpoint(runId: string): Promise<void> {
+    const api = this.api;
+    if (!api || !this.db || this.checkpointing || this.state.loadedRunId !== runId) return;
+    this.checkpointing = true;
+    try {
+      await this.saveLoadedCheckpoint(api, runId);
+    } catch (error) {
+      notify(this.store, 'error', `checkpoint not saved: ${messageOf(error)}`);
+    } finally {
+      this.checkpointing = false;
+    }
+  }
+
+  private clearRun(runId: string, config: ExperimentConfig): void {
+    const run = this.state.runs[runId];
+    if (!run) return;
+    const cleared = makeRun({ ...run, config, status: 'idle', checkpointStep: null, history: [], samples: [] });
+    putRun(this.store, { ...cleared, revision: run.revision + 1, evaluation: null });
+    this.persist((db) => db.deleteSteps(runId, 0));
+    this.persist((db) => db.putSamples(runId, []));
+    this.persist((db) => db.deleteCheckpoint(runId));
+    this.persist((db) => db.putRun(storedRun(cleared)));
+  }
+
+  private dropStepsAfter(runId: string, step: number): void {
+    const run = this.state.runs[runId];
+    if (!run) return;
+    truncateColumns(run.columns, step + 1);
+    run.history.length = run.columns.step.length;
+    patchRun(this.store, runId, { step, samples: run.samples.filter((s) => s.step <= step), revision: run.revision + 1 });
+    this.persist((db) => db.deleteSteps(runId, step + 1));
+  }
+
+  private addRun(run: LabRun): void {
+    putRun(this.store, run);
+    this.store.setState({ selectedRunId: run.id });
+    this.persist((db) => db.putRun(storedRun(run)));
+  }
+
+  /** A status event may trail the call that caused it (another channel): wait briefly for it. */
+  private settledStatus(runId: string): Promise<RunStatus | undefined> {
+    const settled = (s: LabState) => {
+      const status = s.runs[runId]?.status;
+      return status === 'finished' || status === 'paused' || status === 'error' || status === 'idle' ? status : undefined;
+    };
+    const now = settled(this.state);
+    if (now) return Promise.resolve(now);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        unsubscribe();
+        resolve(this.state.runs[runId]?.status);
+      }, STATUS_SETTLE_MS);
+      const unsubscribe = this.store.subscribe((s) => {
+        const status = settled(s);
+        if (status) {
+          clearTimeout(timer);
+          unsubscribe();
+          resolve(status);
+        }
+      });
+    });
+  }
+
+  /** Awaits a worker call; a rejection becomes a notice (and undefined) instead of an unhandled error. */
+  private async guard<T>(call: Promise<T>): Promise<T | undefined> {
+    try {
+      return await call;
+    } catch (error) {
+      notify(this.store, 'error', messageOf(error));
+      return undefined;
+    }
+  }
+
+  private persist(write: (db: RunDatabase) => Promise<void>): void {
+    if (!this.db) return;
+    const pending = write(this.db).catch((error: unknown) => this.persistenceError(error));
+    this.writes.add(pending);
+    void pending.finally(() => this.writes.delete(pending));
+  }
+
+  /** Resolves once every IndexedDB write issued so far has landed. */
+  async flush(): Promise<void> {
+    while (this.writes.size > 0) await Promise.all([...this.writes]);
+  }
+
+  private persistenceError(error: unknown): void {
+    if (this.persistenceFailed) return;
+    this.persistenceFailed = true;
+    notify(this.store, 'error', `runs are not being saved in this browser: ${messageOf(error)}`);
+  }
+}
+
+function decodeImport(files: ImportFile[]) {
+  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  if (files.length === 1) return decodeCheckpointFile(text(files[0].bytes));
+  const manifest = files.find((f) => f.name.endsWith('.json'));
+  const weights = files.find((f) => f.name.endsWith('.bin'));
+  if (files.length !== 2 || !manifest || !weights) {
+    throw new Error('choose one checkpoint .json file, or a model.json with its weights.bin');
+  }
+  return decodeCheckpointPair(text(manifest.bytes), weights.bytes);
+}
+
+function runName(preset: string, config: ExperimentConfig): string {
+  return `${preset} Nmax ${config.nmax} ${config.algorithm} seed ${config.seed}`;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,38 @@
+/**
+ * The trainer worker behind the TrainerWorkerApi: a dedicated module worker reached through
+ * comlink. The event callback crosses as a comlink proxy; a worker that fails to load or dies is
+ * reported through onCrash (comlink calls would otherwise wait forever).
+ */
+import * as Comlink from 'comlink';
+import type { TrainerWorkerApi } from '../../lab/protocol';
+
+export interface TrainerConnection {
+  api: TrainerWorkerApi;
+  close(): void;
+}
+
+export type ConnectTrainer = (onCrash: (message: string) => void) => TrainerConnection;
+
+export const connectTrainerWorker: ConnectTrainer = (onCrash) => {
+  const worker = new Worker(new URL('../../../workers/trainer.worker.ts', import.meta.url), { type: 'module', name: 'trainer' });
+  worker.addEventListener('error', (event) => onCrash(`the trainer worker failed: ${event.message || 'it could not load'}`));
+  const remote = Comlink.wrap<TrainerWorkerApi>(worker);
+  const api: TrainerWorkerApi = {
+    init: (options, onEvent) => remote.init(options, Comlink.proxy(onEvent)),
+    startRun: (runId, config, from) => remote.startRun(runId, config, from),
+    train: () => remote.train(),
+    pause: () => remote.pause(),
+    step: () => remote.step(),
+    reset: () => remote.reset(),
+    saveCheckpoint: () => remote.saveCheckpoint(),
+    evaluate: (nmaxValues) => remote.evaluate(nmaxValues),
+    pretrain: (options) => remote.pretrain(options),
+  };
+  return {
+    api,
+    close() {
+      remote[Comlink.releaseProxy]();
+      worker.terminate();
+    },
+  };
+};

@@ -1,0 +1,156 @@
+/**
+ * Checkpoints as files people can keep and bring back.
+ *
+ * Format "tir-lab-checkpoint-file", formatVersion 1: one JSON object
+ *   format         "tir-lab-checkpoint-file"
+ *   formatVersion  1
+ *   manifest       the checkpoint manifest (src/core/model/checkpoint.ts: format "tir-lab-checkpoint")
+ *   weightsBase64  the float32 weights buffer, base64
+ *   run            { name, preset, config, step } of the run it came from, or null
+ * The CLI's checkpoint directory (model.json + weights.bin) is accepted too, as a pair of files.
+ *
+ * Everything is checked before anything changes: a corrupt or foreign file is refused with an
+ * Error saying what is wrong. The worker checks the weights against the model config again.
+ */
+import { configErrors, type ExperimentConfig } from '../../core/experiment';
+import { TOKENIZER_VERSION } from '../../core/tokenizer';
+import type { CheckpointBlob } from '../../lab/protocol';
+
+export const CHECKPOINT_FILE_FORMAT = 'tir-lab-checkpoint-file';
+export const CHECKPOINT_FILE_VERSION = 1;
+// The manifest's own tag and version; checkpoint.ts is not imported because it pulls in tfjs.
+const MANIFEST_FORMAT = 'tir-lab-checkpoint';
+const MANIFEST_VERSION = 1;
+
+export interface CheckpointRunInfo {
+  name: string;
+  preset: string;
+  config: ExperimentConfig;
+  step: number;
+}
+
+export interface ImportedCheckpoint {
+  blob: CheckpointBlob;
+  run: CheckpointRunInfo | null;
+  /** The step the weights were saved at (run.step, else the manifest's meta.step, else 0). */
+  step: number;
+}
+
+export function encodeCheckpointFile(blob: CheckpointBlob, run: CheckpointRunInfo | null): string {
+  return JSON.stringify({
+    format: CHECKPOINT_FILE_FORMAT,
+    formatVersion: CHECKPOINT_FILE_VERSION,
+    run,
+    manifest: blob.manifest,
+    weightsBase64: bytesToBase64(blob.weights),
+  });
+}
+
+/** Reads a checkpoint file's text; throws an Error with a message for people when it is not one. */
+export function decodeCheckpointFile(text: string): ImportedCheckpoint {
+  const parsed = parseJson(text, 'the file');
+  if (!isObject(parsed)) throw new Error('not a TIR Lab checkpoint: the file is not a JSON object');
+  if (parsed.format !== CHECKPOINT_FILE_FORMAT) {
+    if (parsed.format === MANIFEST_FORMAT) {
+      throw new Error('this is a model.json manifest alone: choose it together with its weights.bin');
+    }
+    if (parsed.format === 'tir-lab-run') throw new Error('this is a run export (metrics), not a checkpoint');
+    throw new Error(`not a TIR Lab checkpoint: format is ${JSON.stringify(parsed.format)}, expected "${CHECKPOINT_FILE_FORMAT}"`);
+  }
+  if (parsed.formatVersion !== CHECKPOINT_FILE_VERSION) {
+    throw new Error(`unknown checkpoint file version ${JSON.stringify(parsed.formatVersion)}; this lab reads version ${CHECKPOINT_FILE_VERSION}`);
+  }
+  if (typeof parsed.weightsBase64 !== 'string') throw new Error('the checkpoint file has no weights');
+  const weights = base64ToBytes(parsed.weightsBase64);
+  checkManifest(parsed.manifest, weights);
+  const run = parsed.run === null || parsed.run === undefined ? null : checkRunInfo(parsed.run);
+  return { blob: { manifest: parsed.manifest, weights }, run, step: run?.step ?? metaStep(parsed.manifest) ?? 0 };
+}
+
+/** The CLI's pair: model.json text and weights.bin bytes. */
+export function decodeCheckpointPair(manifestText: string, weights: Uint8Array): ImportedCheckpoint {
+  const manifest = parseJson(manifestText, 'model.json');
+  checkManifest(manifest, weights);
+  return { blob: { manifest, weights }, run: null, step: metaStep(manifest) ?? 0 };
+}
+
+/** The step a checkpoint says it was saved at (manifest meta.step), if it says. */
+export function metaStep(manifest: unknown): number | null {
+  if (!isObject(manifest) || !isObject(manifest.meta)) return null;
+  const step = manifest.meta.step;
+  return typeof step === 'number' && Number.isInteger(step) && step >= 0 ? step : null;
+}
+
+function checkManifest(manifest: unknown, weights: Uint8Array): void {
+  if (!isObject(manifest)) throw new Error('the checkpoint manifest is not a JSON object');
+  if (manifest.format !== MANIFEST_FORMAT) {
+    throw new Error(`not a TIR Lab checkpoint: manifest format is ${JSON.stringify(manifest.format)}, expected "${MANIFEST_FORMAT}"`);
+  }
+  if (manifest.formatVersion !== MANIFEST_VERSION) {
+    throw new Error(`unknown checkpoint formatVersion ${JSON.stringify(manifest.formatVersion)}; this lab reads version ${MANIFEST_VERSION}`);
+  }
+  if (manifest.tokenizerVersion !== TOKENIZER_VERSION) {
+    throw new Error(
+      `the checkpoint was made with tokenizer version ${JSON.stringify(manifest.tokenizerVersion)}, this lab has ${TOKENIZER_VERSION}: its token ids would mean other characters`,
+    );
+  }
+  if (!Array.isArray(manifest.weights) || manifest.weights.length === 0) throw new Error('the checkpoint manifest lists no weights');
+  let offset = 0;
+  for (const entry of manifest.weights) {
+    if (!isObject(entry) || typeof entry.name !== 'string') throw new Error('a checkpoint weight entry has no name');
+    const shape = entry.shape;
+    if (!Array.isArray(shape) || !shape.every((d) => Number.isInteger(d) && d > 0)) {
+      throw new Error(`checkpoint weight "${entry.name}" has no valid shape`);
+    }
+    const bytes = 4 * shape.reduce((a: number, b: number) => a * b, 1);
+    if (entry.offset !== offset || entry.length !== bytes) {
+      throw new Error(`checkpoint weight "${entry.name}" does not fit the weights buffer (offset ${entry.offset}, length ${entry.length})`);
+    }
+    offset += bytes;
+  }
+  if (weights.byteLength !== offset) {
+    throw new Error(`the weights hold ${weights.byteLength} bytes, the manifest describes ${offset}: the file is cut or does not belong to this manifest`);
+  }
+}
+
+function checkRunInfo(run: unknown): CheckpointRunInfo {
+  if (!isObject(run) || typeof run.name !== 'string' || typeof run.preset !== 'string' || !isObject(run.config)) {
+    throw new Error('the checkpoint file has a malformed run description');
+  }
+  if (typeof run.step !== 'number' || !Number.isInteger(run.step) || run.step < 0) throw new Error('the checkpoint file has no valid step');
+  const config = run.config as unknown as ExperimentConfig;
+  const errors = Object.values(configErrors(config));
+  if (errors.length > 0) throw new Error(`the run config in the file is invalid: ${errors.join('; ')}`);
+  return { name: run.name, preset: run.preset, config, step: run.step };
+}
+
+function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error(`${what} is not valid JSON, so it is not a TIR Lab checkpoint`);
+  }
+}
+
+export function bytesToBase64(bytes: Uint8Array): string {
+  const chunk = 0x8000; // String.fromCharCode takes the bytes as arguments: keep the argument list short.
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += chunk) binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
+  return btoa(binary);
+}
+
+export function base64ToBytes(text: string): Uint8Array {
+  let binary: string;
+  try {
+    binary = atob(text);
+  } catch {
+    throw new Error('the checkpoint weights are not valid base64');
+  }
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

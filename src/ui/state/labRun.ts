@@ -1,0 +1,73 @@
+/**
+ * A run as the lab holds it: its config, where it stands, its metrics (as recorded and as columns)
+ * and its latest samples.
+ */
+import type { ExperimentConfig } from '../../core/experiment';
+import type { StepMetrics } from '../../core/metrics/stepMetrics';
+import type { RolloutSample } from '../../core/rl/rolloutSample';
+import type { RunStatus } from '../../lab/protocol';
+import { columnsFromHistory, type MetricColumns } from './runColumns';
+
+/** Samples kept per run for the inspector (newest first). */
+export const SAMPLES_KEPT = 48;
+
+export interface LabRun {
+  id: string;
+  name: string;
+  preset: string;
+  config: ExperimentConfig;
+  status: RunStatus;
+  step: number;
+  createdAt: number;
+  /** The StepMetrics as the worker sent them (what the export writes), one per recorded step. */
+  history: StepMetrics[];
+  /** The same figures as columns, for the charts. */
+  columns: MetricColumns;
+  samples: RolloutSample[];
+  /** Step of the last checkpoint saved for this run, null before the first. */
+  checkpointStep: number | null;
+  /** Held-out accuracy at each inference Nmax, once evaluated (the sweep's matrix row). */
+  evaluation: Record<number, number> | null;
+  /** The sweep that queued this run, if any. */
+  sweepId: string | null;
+  /** Bumped whenever history, columns or samples change: they grow in place. */
+  revision: number;
+}
+
+export interface NewRunFields {
+  id: string;
+  name: string;
+  preset: string;
+  config: ExperimentConfig;
+  createdAt: number;
+  sweepId?: string | null;
+  history?: StepMetrics[];
+  samples?: RolloutSample[];
+  status?: RunStatus;
+  checkpointStep?: number | null;
+}
+
+export function makeRun(fields: NewRunFields): LabRun {
+  const history = fields.history ? [...fields.history] : [];
+  return {
+    id: fields.id,
+    name: fields.name,
+    preset: fields.preset,
+    config: fields.config,
+    status: fields.status ?? 'idle',
+    step: history.length > 0 ? history[history.length - 1].step : 0,
+    createdAt: fields.createdAt,
+    history,
+    columns: columnsFromHistory(history),
+    samples: fields.samples ? fields.samples.slice(0, SAMPLES_KEPT) : [],
+    checkpointStep: fields.checkpointStep ?? null,
+    evaluation: null,
+    sweepId: fields.sweepId ?? null,
+    revision: 0,
+  };
+}
+
+/** A short unique id, time first so ids sort by creation (ids are not part of any experiment's outcome). */
+export function newRunId(now: number): string {
+  return `run-${now.toString(36)}-${crypto.randomUUID().slice(0, 6)}`;
+}

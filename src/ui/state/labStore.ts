@@ -1,0 +1,189 @@
+/**
+ * The lab's one store (zustand). Its serialisable part is the UrlState (preset, config, backend
+ * choice, presenter flag, sweep values), which urlSync.ts mirrors into the URL hash; the rest is
+ * what the worker reported (backend, runs, progress) and what the page shows (selection, notices).
+ * LabEvents from the worker go through reduceLabEvent, a pure function of state and event.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { ExperimentConfig } from '../../core/experiment';
+import type { BackendInfo, CheckpointBlob, LabEvent } from '../../lab/protocol';
+import { SAMPLES_KEPT, type LabRun } from './labRun';
+import { LAB_PRESETS } from './presets';
+import { appendMetrics, truncateColumns } from './runColumns';
+import { copyConfig, type UrlState } from './urlState';
+
+export type ProgressTask = 'pretrain' | 'evaluate' | 'sweep';
+
+export interface Progress {
+  done: number;
+  total: number;
+  etaSeconds: number | null;
+  detail?: string;
+}
+
+export interface Notice {
+  id: number;
+  kind: 'error' | 'info';
+  text: string;
+}
+
+export interface SweepState {
+  id: string;
+  nmaxValues: number[];
+  runIds: string[];
+  /** Index in nmaxValues of the run now training; nmaxValues.length once all are done. */
+  position: number;
+  running: boolean;
+  startedAt: number;
+}
+
+export interface PretrainedBase {
+  steps: number;
+  checkpoint: CheckpointBlob;
+}
+
+export interface LabState extends UrlState {
+  worker: 'starting' | 'ready' | 'failed';
+  backendInfo: BackendInfo | null;
+  runs: Record<string, LabRun>;
+  /** Run ids, newest first. */
+  runOrder: string[];
+  /** The run the page shows and the controls act on. */
+  selectedRunId: string | null;
+  /** The run the worker holds (startRun was called for it). */
+  loadedRunId: string | null;
+  /** A command in flight (buttons wait for it), e.g. 'Starting run'. */
+  busy: string | null;
+  progress: Partial<Record<ProgressTask, Progress>>;
+  pretrainLoss: { step: number[]; loss: number[]; revision: number };
+  pretrainedBase: PretrainedBase | null;
+  /** Where new runs start: the shipped base model or the one pretrained in this page. */
+  baseModel: 'shipped' | 'pretrained';
+  notices: Notice[];
+  sweep: SweepState | null;
+}
+
+export type LabStore = StoreApi<LabState>;
+
+const NOTICES_KEPT = 4;
+
+export function createLabStore(initial: UrlState): LabStore {
+  return createStore<LabState>(() => ({
+    ...initial,
+    config: copyConfig(initial.config),
+    worker: 'starting',
+    backendInfo: null,
+    runs: {},
+    runOrder: [],
+    selectedRunId: null,
+    loadedRunId: null,
+    busy: null,
+    progress: {},
+    pretrainLoss: { step: [], loss: [], revision: 0 },
+    pretrainedBase: null,
+    baseModel: 'shipped',
+    notices: [],
+    sweep: null,
+  }));
+}
+
+/** The state after one worker event. Metrics columns grow in place; changed runs get a new object. */
+export function reduceLabEvent(state: LabState, event: LabEvent): Partial<LabState> {
+  switch (event.type) {
+    case 'backend':
+      return { backendInfo: event.info };
+    case 'status': {
+      const next: Partial<LabState> = {};
+      const run = event.runId === null ? undefined : state.runs[event.runId];
+      if (run) next.runs = { ...state.runs, [run.id]: { ...run, status: event.status, step: event.step } };
+      if (event.status === 'error') next.notices = withNotice(state.notices, 'error', event.message ?? 'the run stopped with an error');
+      return next;
+    }
+    case 'step': {
+      const run = state.runs[event.runId];
+      if (!run) return {};
+      const { metrics } = event;
+      // A step at or before the last recorded one means the worker went back (reset, continue from a
+      // checkpoint): what was recorded from there on is replaced.
+      if (run.history.length > 0 && metrics.step <= run.history[run.history.length - 1].step) {
+        truncateColumns(run.columns, metrics.step);
+        run.history.length = run.columns.step.length;
+      }
+      run.history.push(metrics);
+      appendMetrics(run.columns, metrics);
+      const samples = event.samples.length > 0 ? [...[...event.samples].reverse(), ...run.samples].slice(0, SAMPLES_KEPT) : run.samples;
+      const updated: LabRun = { ...run, step: metrics.step, samples, revision: run.revision + 1 };
+      return { runs: { ...state.runs, [run.id]: updated } };
+    }
+    case 'progress': {
+      const { task, done, total, etaSeconds, detail } = event;
+      return { progress: { ...state.progress, [task]: { done, total, etaSeconds, detail } } };
+    }
+    case 'pretrainStep': {
+      const loss = state.pretrainLoss;
+      loss.step.push(event.step);
+      loss.loss.push(event.loss);
+      return { pretrainLoss: { ...loss, revision: loss.revision + 1 } };
+    }
+    case 'error':
+      return { notices: withNotice(state.notices, 'error', event.message) };
+  }
+}
+
+export function withNotice(notices: Notice[], kind: Notice['kind'], text: string): Notice[] {
+  const id = (notices[notices.length - 1]?.id ?? 0) + 1;
+  return [...notices, { id, kind, text }].slice(-NOTICES_KEPT);
+}
+
+export function notify(store: LabStore, kind: Notice['kind'], text: string): void {
+  store.setState((s) => ({ notices: withNotice(s.notices, kind, text) }));
+}
+
+export function dismissNotice(store: LabStore, id: number): void {
+  store.setState((s) => ({ notices: s.notices.filter((n) => n.id !== id) }));
+}
+
+/** Sets one knob. The value may be invalid: the field shows configErrors' message, nothing is sent. */
+export function setKnob<K extends keyof ExperimentConfig>(store: LabStore, key: K, value: ExperimentConfig[K]): void {
+  store.setState((s) => ({ config: { ...s.config, [key]: value } }));
+}
+
+export function choosePreset(store: LabStore, name: string): void {
+  const preset = LAB_PRESETS[name];
+  if (!preset) return;
+  store.setState((s) => ({
+    preset: name,
+    config: copyConfig(preset.config),
+    sweepNmax: preset.sweepNmax ? [...preset.sweepNmax] : s.sweepNmax,
+  }));
+}
+
+export function putRun(store: LabStore, run: LabRun): void {
+  store.setState((s) => ({
+    runs: { ...s.runs, [run.id]: run },
+    runOrder: s.runOrder.includes(run.id) ? s.runOrder : [run.id, ...s.runOrder],
+  }));
+}
+
+export function patchRun(store: LabStore, id: string, patch: Partial<LabRun>): void {
+  store.setState((s) => {
+    const run = s.runs[id];
+    return run ? { runs: { ...s.runs, [id]: { ...run, ...patch } } } : {};
+  });
+}
+
+export function removeRun(store: LabStore, id: string): void {
+  store.setState((s) => {
+    const { [id]: _removed, ...runs } = s.runs;
+    return {
+      runs,
+      runOrder: s.runOrder.filter((r) => r !== id),
+      selectedRunId: s.selectedRunId === id ? null : s.selectedRunId,
+      loadedRunId: s.loadedRunId === id ? null : s.loadedRunId,
+    };
+  });
+}
+
+export function selectedRun(state: LabState): LabRun | null {
+  return state.selectedRunId === null ? null : (state.runs[state.selectedRunId] ?? null);
+}

@@ -1,0 +1,34 @@
+/**
+ * The lab's presets: a label for people and the experiment it runs, as a name -> definition map
+ * (TensorFlow Playground's datasets). The engine's PRESETS hold the configs; the sweep preset adds
+ * the Nmax values to queue. Engine presets without a lab label still appear, under their own name.
+ */
+import { PRESETS, type ExperimentConfig } from '../../core/experiment';
+
+export interface LabPreset {
+  label: string;
+  config: ExperimentConfig;
+  /** Set for a sweep: the Nmax values to train, one run each, same seed and budget. */
+  sweepNmax?: number[];
+}
+
+const LABELLED: Record<string, LabPreset> = {
+  classroom: { label: 'Classroom: ZeroTIR, Nmax 2', config: PRESETS.classroom },
+  'no-tool': { label: 'No tool (Nmax 0)', config: PRESETS['no-tool'] },
+  // The sweep trains one run per Nmax, so it uses the CPU-sized budget of the quick demo.
+  sweep: { label: 'Nmax sweep', config: PRESETS.quick, sweepNmax: [0, 1, 2, 4] },
+  quick: { label: 'Quick demo', config: PRESETS.quick },
+};
+
+export const LAB_PRESETS: Record<string, LabPreset> = {
+  ...LABELLED,
+  ...Object.fromEntries(
+    Object.entries(PRESETS)
+      .filter(([name]) => !(name in LABELLED))
+      .map(([name, config]) => [name, { label: name, config }]),
+  ),
+};
+
+export const DEFAULT_LAB_PRESET = 'classroom';
+
+export const DEFAULT_SWEEP_NMAX = [0, 1, 2, 4];

@@ -1,0 +1,142 @@
+/**
+ * The lab's shareable state and its URL form, in one place (TensorFlow Playground's state.ts): one
+ * list of properties, each with a name and a kind, serialised to and from the URL hash, so a link
+ * reproduces a run, seed included. Query parameters (`?preset=quick&seed=3&nmax=0&backend=wasm
+ * &autostart=1&presenter=1`) are read once at load; the hash wins where both name a property.
+ */
+import { NUMERIC_BOUNDS, type ExperimentConfig } from '../../core/experiment';
+import type { BackendChoice } from '../../lab/protocol';
+import { DEFAULT_LAB_PRESET, DEFAULT_SWEEP_NMAX, LAB_PRESETS } from './presets';
+
+export interface UrlState {
+  preset: string;
+  config: ExperimentConfig;
+  backend: BackendChoice;
+  presenter: boolean;
+  sweepNmax: number[];
+}
+
+export interface ParsedUrl {
+  state: UrlState;
+  /** `autostart=1`: press Train once the worker is ready. Read from the query only, never written. */
+  autostart: boolean;
+  /** What in the URL was not understood and was ignored, for a notice. */
+  problems: string[];
+}
+
+type NumericKey = keyof typeof NUMERIC_BOUNDS;
+type ConfigProperty =
+  | { key: NumericKey; kind: 'number' }
+  | { key: 'algorithm' | 'format' | 'klEstimator'; kind: 'choice' }
+  | { key: 'tierMix'; kind: 'tierMix' };
+
+const NUMERIC_KEYS = Object.keys(NUMERIC_BOUNDS) as NumericKey[];
+
+/** Every ExperimentConfig property, in the order the hash lists them. */
+export const CONFIG_PROPERTIES: ConfigProperty[] = [
+  ...NUMERIC_KEYS.map((key): ConfigProperty => ({ key, kind: 'number' })),
+  { key: 'algorithm', kind: 'choice' },
+  { key: 'format', kind: 'choice' },
+  { key: 'klEstimator', kind: 'choice' },
+  { key: 'tierMix', kind: 'tierMix' },
+];
+
+export const BACKEND_CHOICES: BackendChoice[] = ['auto', 'webgpu', 'webgl', 'wasm', 'cpu'];
+
+const TIERS = ['easy', 'medium', 'hard'] as const;
+
+export function copyConfig(config: ExperimentConfig): ExperimentConfig {
+  return { ...config, tierMix: { ...config.tierMix } };
+}
+
+export function defaultUrlState(): UrlState {
+  const preset = LAB_PRESETS[DEFAULT_LAB_PRESET];
+  return {
+    preset: DEFAULT_LAB_PRESET,
+    config: copyConfig(preset.config),
+    backend: 'auto',
+    presenter: false,
+    sweepNmax: [...(preset.sweepNmax ?? DEFAULT_SWEEP_NMAX)],
+  };
+}
+
+/** The hash (without '#') for a state: every config property, so the link does not depend on presets. */
+export function serialiseLabHash(state: UrlState): string {
+  const params = new URLSearchParams();
+  params.set('preset', state.preset);
+  for (const property of CONFIG_PROPERTIES) {
+    const value = state.config[property.key];
+    if (property.kind === 'tierMix') params.set('tierMix', TIERS.map((t) => state.config.tierMix[t]).join(','));
+    else params.set(property.key, String(value));
+  }
+  if (state.backend !== 'auto') params.set('backend', state.backend);
+  if (state.presenter) params.set('presenter', '1');
+  params.set('sweep', state.sweepNmax.join(','));
+  return params.toString().replace(/%2C/g, ',');
+}
+
+/** The state a URL describes: its preset, then the query's overrides, then the hash's. */
+export function parseLabUrl(search: string, hash: string): ParsedUrl {
+  const query = new URLSearchParams(search.replace(/^\?/, ''));
+  const fromHash = new URLSearchParams(hash.replace(/^#/, ''));
+  const problems: string[] = [];
+  const read = (name: string) => fromHash.get(name) ?? query.get(name);
+
+  const state = defaultUrlState();
+  const presetName = read('preset');
+  if (presetName !== null) {
+    const preset = LAB_PRESETS[presetName];
+    if (preset === undefined) problems.push(`unknown preset '${presetName}' (kept ${DEFAULT_LAB_PRESET})`);
+    else {
+      state.preset = presetName;
+      state.config = copyConfig(preset.config);
+      if (preset.sweepNmax) state.sweepNmax = [...preset.sweepNmax];
+    }
+  }
+  for (const params of [query, fromHash]) {
+    for (const property of CONFIG_PROPERTIES) {
+      const raw = params.get(property.key);
+      if (raw !== null) applyProperty(state.config, property, raw, problems);
+    }
+  }
+  const backend = read('backend');
+  if (backend !== null) {
+    if ((BACKEND_CHOICES as string[]).includes(backend)) state.backend = backend as BackendChoice;
+    else problems.push(`unknown backend '${backend}' (kept auto)`);
+  }
+  const presenter = read('presenter');
+  if (presenter !== null) state.presenter = isTrue(presenter);
+  const sweep = read('sweep');
+  if (sweep !== null) {
+    const values = parseNumberList(sweep);
+    if (values !== null && values.length > 0 && values.every((v) => Number.isInteger(v) && v >= 0 && v <= NUMERIC_BOUNDS.nmax[1])) {
+      state.sweepNmax = values;
+    } else problems.push(`sweep=${sweep} is not a list of Nmax values (whole numbers 0-${NUMERIC_BOUNDS.nmax[1]})`);
+  }
+  return { state, autostart: isTrue(query.get('autostart') ?? ''), problems };
+}
+
+function applyProperty(config: ExperimentConfig, property: ConfigProperty, raw: string, problems: string[]): void {
+  if (property.kind === 'number') {
+    // An out-of-range number is kept: the field shows configErrors' message and nothing is sent.
+    const value = raw.trim() === '' ? NaN : Number(raw);
+    if (Number.isNaN(value)) problems.push(`${property.key}=${raw} is not a number`);
+    else config[property.key] = value;
+  } else if (property.kind === 'choice') {
+    // configErrors names the allowed values when the string is not one of them.
+    (config as unknown as Record<string, string>)[property.key] = raw;
+  } else {
+    const shares = parseNumberList(raw);
+    if (shares === null || shares.length !== TIERS.length) problems.push(`tierMix=${raw} needs three numbers: easy,medium,hard`);
+    else config.tierMix = { easy: shares[0], medium: shares[1], hard: shares[2] };
+  }
+}
+
+function parseNumberList(raw: string): number[] | null {
+  const values = raw.split(',').map((s) => (s.trim() === '' ? NaN : Number(s)));
+  return values.some((v) => Number.isNaN(v)) ? null : values;
+}
+
+function isTrue(raw: string): boolean {
+  return raw === '1' || raw === 'true';
+}

@@ -1,0 +1,261 @@
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import { LabController } from '../src/ui/lab/labController';
+import { openRunDatabase, type RunDatabase } from '../src/ui/persistence/runDatabase';
+import { createLabStore, setKnob, type LabState, type LabStore } from '../src/ui/state/labStore';
+import { LAB_PRESETS } from '../src/ui/state/presets';
+import { copyConfig, defaultUrlState } from '../src/ui/state/urlState';
+import { fakeConnector } from './uiFakeTrainer';
+
+let dbCount = 0;
+
+async function lab(options: { steps?: number; dbName?: string } = {}) {
+  const db = await openRunDatabase(options.dbName ?? `ui-controller-${++dbCount}`);
+  const initial = defaultUrlState();
+  initial.preset = 'quick';
+  initial.config = { ...copyConfig(LAB_PRESETS.quick.config), steps: options.steps ?? 3 };
+  const store = createLabStore(initial);
+  const fake = fakeConnector();
+  let clock = 1000;
+  const controller = new LabController({ store, connect: fake.connect, db, baseModelUrl: '/models/base/', now: () => clock++ });
+  return { db, store, fake, controller };
+}
+
+function only<T>(values: T[]): T {
+  expect(values).toHaveLength(1);
+  return values[0];
+}
+
+function untilState(store: LabStore, done: (s: LabState) => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    if (done(store.getState())) return resolve();
+    const unsubscribe = store.subscribe((s) => {
+      if (done(s)) {
+        unsubscribe();
+        resolve();
+      }
+    });
+  });
+}
+
+async function storedSteps(db: RunDatabase, runId: string): Promise<number[]> {
+  return (await db.steps(runId)).map((m) => m.step);
+}
+
+describe('lab controller against a fake trainer', () => {
+  it('trains a new run from the knobs to its budget, saving it as it goes', async () => {
+    const { db, store, fake, controller } = await lab({ steps: 3 });
+    await controller.start(false);
+    expect(store.getState().worker).toBe('ready');
+    expect(store.getState().backendInfo?.name).toBe('wasm');
+    expect(fake.trainers[0].calls[0].args[0]).toEqual({ backend: 'auto', baseModelUrl: '/models/base/' });
+
+    await controller.train();
+    await controller.flush();
+    const run = store.getState().runs[only(store.getState().runOrder)];
+    expect(run.status).toBe('finished');
+    expect(run.columns.step).toEqual([0, 1, 2, 3]);
+    expect(run.columns.accuracy).toEqual([null, 0.01, 0.02, 0.03]);
+    expect(run.samples.map((s) => s.step)).toEqual([3, 3, 2, 2, 1, 1]);
+    expect(store.getState().selectedRunId).toBe(run.id);
+    expect(fake.trainers[0].methods()).toEqual(['init', 'startRun', 'train', 'saveCheckpoint']);
+    expect(fake.trainers[0].calls[1].args).toEqual([run.id, store.getState().config, undefined]);
+
+    expect(await storedSteps(db, run.id)).toEqual([0, 1, 2, 3]);
+    expect((await db.samples(run.id)).length).toBe(6);
+    expect(only(await db.listRuns())).toMatchObject({ id: run.id, status: 'finished', step: 3, checkpointStep: 3 });
+    expect((await db.checkpoint(run.id))?.step).toBe(3);
+  });
+
+  it('refuses invalid knobs with the field message and sends nothing to the worker', async () => {
+    const { store, fake, controller } = await lab();
+    await controller.start(false);
+    setKnob(store, 'nmax', 99);
+    setKnob(store, 'learningRate', Number.NaN);
+    await controller.train();
+    await controller.step();
+    expect(fake.trainers[0].methods()).toEqual(['init']);
+    expect(store.getState().runOrder).toEqual([]);
+    expect(store.getState().notices.at(-1)?.text).toBe(
+      'fix the marked fields first: nmax must be between 0 and 16; learningRate must be a number',
+    );
+  });
+
+  it('pauses between steps, and a reload continues the run from its last checkpoint', async () => {
+    const dbName = `ui-controller-reload-${++dbCount}`;
+    const first = await lab({ steps: 50, dbName });
+    await first.controller.start(false);
+    const training = first.controller.train();
+    await untilState(first.store, (s) => Object.values(s.runs).some((r) => r.step >= 12));
+    await first.controller.pause();
+    await training;
+    await first.controller.flush();
+    const runId = only(first.store.getState().runOrder);
+    const pausedAt = first.store.getState().runs[runId].step;
+    expect(first.store.getState().runs[runId].status).toBe('paused');
+    // Saved at step 10 while training, and again when train() returned.
+    expect(first.fake.trainers[0].methods().filter((m) => m === 'saveCheckpoint')).toHaveLength(2);
+    expect((await first.db.checkpoint(runId))?.step).toBe(pausedAt);
+
+    // Pretend the page closed after two more steps were recorded but before their checkpoint.
+    const extra = first.store.getState().runs[runId].history.slice(-1)[0];
+    await first.db.putStep(runId, { ...extra, step: pausedAt + 1 });
+    await first.db.putStep(runId, { ...extra, step: pausedAt + 2 });
+    await first.db.putRun({ ...only(await first.db.listRuns()), status: 'training' });
+
+    const second = await lab({ steps: 50, dbName });
+    await second.controller.start(false);
+    const restored = second.store.getState().runs[runId];
+    expect(second.store.getState().selectedRunId).toBe(runId);
+    expect(restored.status).toBe('paused');
+    expect(restored.columns.step.at(-1)).toBe(pausedAt + 2);
+
+    await second.controller.step();
+    await second.controller.flush();
+    const [, startRun] = second.fake.trainers[0].calls;
+    expect(startRun.method).toBe('startRun');
+    expect((startRun.args[2] as { step: number }).step).toBe(pausedAt);
+    const after = second.store.getState().runs[runId];
+    expect(after.columns.step.slice(-3)).toEqual([pausedAt - 1, pausedAt, pausedAt + 1]);
+    expect(await storedSteps(second.db, runId)).toEqual(Array.from({ length: pausedAt + 2 }, (_, i) => i));
+  });
+
+  it('resets with changed knobs: same run, step 0, the new config, old records gone', async () => {
+    const { db, store, fake, controller } = await lab({ steps: 3 });
+    await controller.start(false);
+    await controller.step();
+    await controller.step();
+    const runId = only(store.getState().runOrder);
+    setKnob(store, 'nmax', 0);
+    await controller.reset();
+    await controller.flush();
+    const run = store.getState().runs[runId];
+    expect(run.config.nmax).toBe(0);
+    expect(run.columns.step).toEqual([0]);
+    expect(run.samples).toEqual([]);
+    const last = fake.trainers[0].calls.at(-1)!;
+    expect(last.method).toBe('startRun');
+    expect((last.args[1] as { nmax: number }).nmax).toBe(0);
+    expect(await storedSteps(db, runId)).toEqual([0]);
+    expect(await db.checkpoint(runId)).toBeNull();
+
+    // Unchanged knobs: the worker's own reset.
+    await controller.step();
+    await controller.reset();
+    expect(fake.trainers[0].methods().at(-1)).toBe('reset');
+    expect(store.getState().runs[runId].columns.step).toEqual([0]);
+  });
+
+  it('forks: a new run with the metrics so far, started from the checkpoint, with the knobs now set', async () => {
+    const { db, store, fake, controller } = await lab({ steps: 10 });
+    await controller.start(false);
+    for (let i = 0; i < 4; i++) await controller.step();
+    const sourceId = only(store.getState().runOrder);
+    setKnob(store, 'temperature', 1.1);
+    await controller.fork();
+    await controller.flush();
+    const [forkId] = store.getState().runOrder;
+    const fork = store.getState().runs[forkId];
+    expect(forkId).not.toBe(sourceId);
+    expect(store.getState().selectedRunId).toBe(forkId);
+    expect(fork.name).toMatch(/fork@4$/);
+    expect(fork.config.temperature).toBe(1.1);
+    expect(store.getState().runs[sourceId].config.temperature).toBe(LAB_PRESETS.quick.config.temperature);
+    expect(fork.columns.step).toEqual([0, 1, 2, 3, 4]);
+    const startRun = fake.trainers[0].calls.at(-1)!;
+    expect(startRun.method).toBe('startRun');
+    expect(startRun.args[0]).toBe(forkId);
+    expect((startRun.args[2] as { step: number }).step).toBe(4);
+    expect(await storedSteps(db, forkId)).toEqual([0, 1, 2, 3, 4]);
+    expect((await db.checkpoint(forkId))?.step).toBe(4);
+  });
+
+  it('runs an Nmax sweep: one run per value, same seed and budget, each evaluated at every value', async () => {
+    const { store, fake, controller } = await lab({ steps: 2 });
+    store.setState({ sweepNmax: [0, 1, 3] });
+    await controller.start(false);
+    await controller.startSweep();
+    const sweep = store.getState().sweep!;
+    expect(sweep.position).toBe(3);
+    expect(sweep.running).toBe(false);
+    const runs = sweep.runIds.map((id) => store.getState().runs[id]);
+    expect(runs.map((r) => r.config.nmax)).toEqual([0, 1, 3]);
+    expect(new Set(runs.map((r) => r.config.seed)).size).toBe(1);
+    expect(runs.every((r) => r.status === 'finished' && r.step === 2)).toBe(true);
+    expect(runs.map((r) => r.evaluation)).toEqual([
+      { 0: 0, 1: 0.01, 3: 0.03 },
+      { 0: 0.1, 1: 0.11, 3: 0.13 },
+      { 0: 0.3, 1: 0.31, 3: 0.33 },
+    ]);
+    expect(store.getState().progress.sweep).toMatchObject({ done: 3, total: 3, detail: 'done' });
+    expect(fake.trainers[0].methods().filter((m) => m === 'evaluate')).toHaveLength(3);
+  });
+
+  it('refuses a corrupt checkpoint import with a notice and changes nothing', async () => {
+    const { db, store, controller } = await lab();
+    await controller.start(false);
+    const before = store.getState();
+    const ok = controller.importCheckpoint([{ name: 'weights.json', bytes: new TextEncoder().encode('{"format":"keras"}') }]);
+    await controller.flush();
+    expect(ok).toBe(false);
+    expect(store.getState().runs).toBe(before.runs);
+    expect(store.getState().config).toBe(before.config);
+    expect(store.getState().notices.at(-1)?.text).toBe(
+      'import refused: not a TIR Lab checkpoint: format is "keras", expected "tir-lab-checkpoint-file"',
+    );
+    expect(await db.listRuns()).toEqual([]);
+  });
+
+  it('exports a checkpoint and imports it back as a paused run at its step', async () => {
+    const { store, fake, controller } = await lab({ steps: 10 });
+    await controller.start(false);
+    fake.trainers[0].saveCheckpoint = async () => ({ manifest: realisticManifest(2), weights: new Uint8Array(8) });
+    await controller.step();
+    await controller.step();
+    const runId = only(store.getState().runOrder);
+    const text = await controller.exportCheckpoint(runId);
+    expect(controller.importCheckpoint([{ name: 'run.json', bytes: new TextEncoder().encode(text!) }])).toBe(true);
+    const [importedId] = store.getState().runOrder;
+    expect(store.getState().runs[importedId]).toMatchObject({ status: 'paused', step: 2, checkpointStep: 2 });
+    expect(store.getState().runs[importedId].name).toMatch(/\(imported\)$/);
+  });
+
+  it('switches backend: the run is checkpointed, a new worker starts, the run continues from the checkpoint', async () => {
+    const { store, fake, controller } = await lab({ steps: 10 });
+    await controller.start(false);
+    await controller.step();
+    await controller.step();
+    await controller.switchBackend('cpu');
+    expect(fake.closed).toEqual([0]);
+    expect(fake.trainers[1].backend).toBe('cpu');
+    expect(store.getState().backend).toBe('cpu');
+    expect(store.getState().backendInfo?.name).toBe('cpu');
+    await controller.step();
+    const startRun = fake.trainers[1].calls.find((c) => c.method === 'startRun')!;
+    expect((startRun.args[2] as { step: number }).step).toBe(2);
+    expect(store.getState().runs[only(store.getState().runOrder)].step).toBe(3);
+  });
+
+  it('pretrains, then starts new runs from the pretrained base', async () => {
+    const { store, fake, controller } = await lab({ steps: 2 });
+    await controller.start(false);
+    await controller.pretrain({ steps: 4, seed: 3, toolPrior: 0.05 });
+    expect(store.getState().pretrainLoss).toMatchObject({ step: [1, 2, 3, 4], loss: [4, 2, 4 / 3, 1] });
+    expect(store.getState().progress.pretrain).toEqual({ done: 4, total: 4, etaSeconds: 0, detail: undefined });
+    expect(store.getState().baseModel).toBe('pretrained');
+    await controller.step();
+    const startRun = fake.trainers[0].calls.find((c) => c.method === 'startRun')!;
+    expect(startRun.args[2]).toEqual({ checkpoint: store.getState().pretrainedBase!.checkpoint, step: 0 });
+  });
+});
+
+function realisticManifest(step: number) {
+  return {
+    format: 'tir-lab-checkpoint',
+    formatVersion: 1,
+    tokenizerVersion: 1,
+    config: {},
+    weights: [{ name: 'w', shape: [2], offset: 0, length: 8 }],
+    meta: { step },
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * A stand-in for the trainer worker: the TrainerWorkerApi's behaviour (events per step, pause
+ * between steps, checkpoints that remember their step) with made-up figures and no tfjs.
+ */
+import type { ExperimentConfig } from '../src/core/experiment';
+import type { BackendChoice, CheckpointBlob, LabEvent, TrainerWorkerApi } from '../src/lab/protocol';
+import type { ConnectTrainer } from '../src/ui/lab/trainerConnection';
+import { metricsAt, sampleAt } from './uiFixtures';
+
+export interface FakeCall {
+  method: string;
+  args: unknown[];
+}
+
+export class FakeTrainer implements TrainerWorkerApi {
+  calls: FakeCall[] = [];
+  backend: BackendChoice | null = null;
+  private emit: (event: LabEvent) => void = () => {};
+  private runId: string | null = null;
+  private config: ExperimentConfig | null = null;
+  private stepNumber = 0;
+  private paused = false;
+
+  async init(options: { backend: BackendChoice; baseModelUrl: string }, onEvent: (event: LabEvent) => void) {
+    this.calls.push({ method: 'init', args: [options] });
+    this.backend = options.backend;
+    this.emit = onEvent;
+    const name = options.backend === 'auto' ? 'wasm' : options.backend;
+    return { name, adapter: null, probeMs: { [name]: 1 }, reason: 'fake' };
+  }
+
+  async startRun(runId: string, config: ExperimentConfig, from?: { checkpoint: CheckpointBlob; step: number }) {
+    this.calls.push({ method: 'startRun', args: [runId, config, from] });
+    this.runId = runId;
+    this.config = config;
+    this.stepNumber = from?.step ?? 0;
+    if (!from) this.emit({ type: 'step', runId, metrics: metricsAt(0, { testAccuracy: 0.1 }), samples: [] });
+    this.emit({ type: 'status', runId, status: 'idle', step: this.stepNumber });
+  }
+
+  async train() {
+    this.calls.push({ method: 'train', args: [] });
+    this.paused = false;
+    this.status('training');
+    while (!this.paused && this.stepNumber < this.config!.steps) {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      this.oneStep();
+    }
+    this.status(this.stepNumber >= this.config!.steps ? 'finished' : 'paused');
+  }
+
+  async pause() {
+    this.calls.push({ method: 'pause', args: [] });
+    this.paused = true;
+  }
+
+  async step() {
+    this.calls.push({ method: 'step', args: [] });
+    this.oneStep();
+    this.status(this.stepNumber >= this.config!.steps ? 'finished' : 'paused');
+  }
+
+  async reset() {
+    this.calls.push({ method: 'reset', args: [] });
+    this.stepNumber = 0;
+    this.emit({ type: 'step', runId: this.runId!, metrics: metricsAt(0, { testAccuracy: 0.1 }), samples: [] });
+    this.status('idle');
+  }
+
+  async saveCheckpoint(): Promise<CheckpointBlob> {
+    this.calls.push({ method: 'saveCheckpoint', args: [] });
+    return { manifest: { format: 'tir-lab-checkpoint', meta: { step: this.stepNumber, runId: this.runId } }, weights: Uint8Array.from([this.stepNumber]) };
+  }
+
+  async evaluate(nmaxValues: number[]) {
+    this.calls.push({ method: 'evaluate', args: [nmaxValues] });
+    const trainNmax = this.config!.nmax;
+    return { runId: this.runId!, accuracyByNmax: Object.fromEntries(nmaxValues.map((n) => [n, (trainNmax * 10 + n) / 100])) };
+  }
+
+  async pretrain(options: { steps: number; seed: number; toolPrior: number }): Promise<CheckpointBlob> {
+    this.calls.push({ method: 'pretrain', args: [options] });
+    for (let step = 1; step <= options.steps; step++) {
+      this.emit({ type: 'pretrainStep', step, loss: 4 / step });
+      this.emit({ type: 'progress', task: 'pretrain', done: step, total: options.steps, etaSeconds: options.steps - step });
+    }
+    return { manifest: { format: 'tir-lab-checkpoint', meta: { kind: 'base' } }, weights: Uint8Array.from([9]) };
+  }
+
+  methods(): string[] {
+    return this.calls.map((c) => c.method);
+  }
+
+  private oneStep() {
+    this.stepNumber++;
+    const s = this.stepNumber;
+    this.emit({
+      type: 'step',
+      runId: this.runId!,
+      metrics: metricsAt(s, { accuracy: s / 100, codeCallFrequency: 0.5, seconds: { generate: 1, execute: 0.1, update: 0.5 } }),
+      samples: [sampleAt(s, 1), sampleAt(s, 0, false)],
+    });
+  }
+
+  private status(status: 'idle' | 'training' | 'paused' | 'finished') {
+    this.emit({ type: 'status', runId: this.runId, status, step: this.stepNumber });
+  }
+}
+
+/** A ConnectTrainer that hands out fresh fakes and remembers them (a backend switch makes a new one). */
+export function fakeConnector(): { connect: ConnectTrainer; trainers: FakeTrainer[]; closed: number[] } {
+  const trainers: FakeTrainer[] = [];
+  const closed: number[] = [];
+  const connect: ConnectTrainer = () => {
+    const trainer = new FakeTrainer();
+    const index = trainers.push(trainer) - 1;
+    return { api: trainer, close: () => closed.push(index) };
+  };
+  return { connect, trainers, closed };
+}

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { PRESETS } from '../src/core/experiment';
+import { LAB_PRESETS } from '../src/ui/state/presets';
+import { defaultUrlState, parseLabUrl, serialiseLabHash, type UrlState } from '../src/ui/state/urlState';
+
+describe('URL state', () => {
+  it('round-trips every property of a changed state through the hash', () => {
+    const state: UrlState = {
+      preset: 'quick',
+      config: {
+        ...PRESETS.quick,
+        seed: 12345,
+        nmax: 4,
+        algorithm: 'grpo',
+        format: 'retool',
+        klEstimator: 'k1',
+        learningRate: 3.5e-5,
+        temperature: 0.93,
+        tierMix: { easy: 0.1, medium: 0.3, hard: 0.6 },
+      },
+      backend: 'wasm',
+      presenter: true,
+      sweepNmax: [0, 2, 8],
+    };
+    const hash = serialiseLabHash(state);
+    const parsed = parseLabUrl('', `#${hash}`);
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.state).toEqual(state);
+    expect(parsed.autostart).toBe(false);
+  });
+
+  it('writes the seed and every knob, so the link does not depend on preset definitions', () => {
+    const hash = serialiseLabHash(defaultUrlState());
+    const params = new URLSearchParams(hash);
+    expect(params.get('seed')).toBe('1');
+    expect(params.get('nmax')).toBe('2');
+    expect(params.get('learningRate')).toBe('0.0002');
+    expect(params.get('tierMix')).toBe('0.25,0.25,0.5');
+    expect(params.get('sweep')).toBe('0,1,2,4');
+    // Defaults of the page-level flags are left out.
+    expect(params.has('backend')).toBe(false);
+    expect(params.has('presenter')).toBe(false);
+  });
+
+  it('reads the query parameters of a link: preset, seed, nmax, backend, autostart, presenter', () => {
+    const parsed = parseLabUrl('?preset=no-tool&seed=7&nmax=3&backend=webgpu&autostart=1&presenter=1', '');
+    expect(parsed.state.preset).toBe('no-tool');
+    expect(parsed.state.config).toEqual({ ...PRESETS['no-tool'], seed: 7, nmax: 3 });
+    expect(parsed.state.backend).toBe('webgpu');
+    expect(parsed.state.presenter).toBe(true);
+    expect(parsed.autostart).toBe(true);
+  });
+
+  it('lets the hash win over the query and keeps the query preset for what the hash leaves out', () => {
+    const parsed = parseLabUrl('?preset=quick&seed=7', '#seed=9&steps=3');
+    expect(parsed.state.preset).toBe('quick');
+    expect(parsed.state.config.seed).toBe(9);
+    expect(parsed.state.config.steps).toBe(3);
+    expect(parsed.state.config.promptsPerStep).toBe(PRESETS.quick.promptsPerStep);
+  });
+
+  it('takes the sweep values from the sweep preset', () => {
+    const parsed = parseLabUrl('?preset=sweep', '');
+    expect(parsed.state.sweepNmax).toEqual(LAB_PRESETS.sweep.sweepNmax);
+    expect(parsed.state.config).toEqual(LAB_PRESETS.sweep.config);
+  });
+
+  it('ignores what it cannot read and says so, keeping the rest', () => {
+    const parsed = parseLabUrl('?preset=nope&backend=tpu', '#seed=abc&nmax=&tierMix=1,2&sweep=1,x&steps=5');
+    expect(parsed.state.preset).toBe('classroom');
+    expect(parsed.state.backend).toBe('auto');
+    expect(parsed.state.config.seed).toBe(PRESETS.classroom.seed);
+    expect(parsed.state.config.nmax).toBe(PRESETS.classroom.nmax);
+    expect(parsed.state.config.tierMix).toEqual(PRESETS.classroom.tierMix);
+    expect(parsed.state.sweepNmax).toEqual([0, 1, 2, 4]);
+    expect(parsed.state.config.steps).toBe(5);
+    expect(parsed.problems).toEqual([
+      "unknown preset 'nope' (kept classroom)",
+      'seed=abc is not a number',
+      'nmax= is not a number',
+      'tierMix=1,2 needs three numbers: easy,medium,hard',
+      "unknown backend 'tpu' (kept auto)",
+      'sweep=1,x is not a list of Nmax values (whole numbers 0-16)',
+    ]);
+  });
+
+  it('keeps an out-of-range number, for the field to refuse with its message', () => {
+    const parsed = parseLabUrl('?nmax=99', '');
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.state.config.nmax).toBe(99);
+  });
+
+  it('does not share the preset objects it starts from', () => {
+    const parsed = parseLabUrl('', '#tierMix=1,0,0');
+    expect(parsed.state.config.tierMix).toEqual({ easy: 1, medium: 0, hard: 0 });
+    expect(PRESETS.classroom.tierMix).toEqual({ easy: 0.25, medium: 0.25, hard: 0.5 });
+  });
+});
