@@ -1,0 +1,226 @@
+/**
+ * SandboxPool: many concurrent runs over N interpreters, for the trainer and the lab alike.
+ *
+ * Runs beyond N wait in a FIFO queue. An interpreter is recycled (terminated and replaced) when it
+ * says needsRecycle (a kill, a timeout it could not interrupt, a fatal error, a heap over its
+ * threshold), after every K runs, or when its run() rejects. Replacements come from a warm
+ * standby, so a caller waits for a cold start only when no standby is ready; the standby is refilled
+ * in the background, after any cold starts the callers are waiting on.
+ */
+import {
+  DEFAULT_RUN_OPTIONS,
+  type Interpreter,
+  type InterpreterFactory,
+  type PythonSandbox,
+  type RunOptions,
+  type RunResult,
+} from './protocol';
+import { diedResult } from './runResult';
+
+export interface SandboxPoolOptions {
+  /** N: interpreters running calls at once. */
+  size: number;
+  /** Started interpreters kept ready to replace a recycled one; 0 turns the standby off. */
+  standby: number;
+  /** K: an interpreter is recycled after this many runs (Infinity: never for that reason). */
+  recycleAfterRuns: number;
+  /** Options for the fields a caller of run() leaves out. */
+  runOptions: RunOptions;
+}
+
+export const DEFAULT_POOL_OPTIONS: SandboxPoolOptions = {
+  size: 1,
+  standby: 1,
+  recycleAfterRuns: 500,
+  runOptions: DEFAULT_RUN_OPTIONS,
+};
+
+/** Counters since the pool was made; a snapshot. */
+export interface SandboxPoolStats {
+  /** Interpreters started for a waiting caller (not for the standby). */
+  coldStarts: number;
+  standbyStarts: number;
+  /** Times a standby took a slot instead of a cold start. */
+  standbyPromotions: number;
+  recycled: number;
+  queued: number;
+  busy: number;
+  idle: number;
+  standbyReady: number;
+}
+
+interface Job {
+  code: string;
+  options: RunOptions;
+  resolve: (result: RunResult) => void;
+  reject: (error: unknown) => void;
+}
+
+export class SandboxPool implements PythonSandbox {
+  private readonly options: SandboxPoolOptions;
+  private readonly queue: Job[] = [];
+  private readonly idle: Interpreter[] = [];
+  private readonly busy = new Set<Interpreter>();
+  private readonly standby: Interpreter[] = [];
+  private readonly starting = new Set<Promise<unknown>>();
+  private readonly terminating = new Set<Promise<unknown>>();
+  private slotStarts = 0;
+  private standbyStartsInFlight = 0;
+  /** After a standby start fails, refilling waits for the next successful start. */
+  private standbyPaused = false;
+  private closed = false;
+  private readonly counters = { coldStarts: 0, standbyStarts: 0, standbyPromotions: 0, recycled: 0 };
+
+  constructor(
+    private readonly factory: InterpreterFactory,
+    options: Partial<SandboxPoolOptions> = {},
+  ) {
+    this.options = { ...DEFAULT_POOL_OPTIONS, ...options };
+    if (!(this.options.size >= 1)) throw new Error(`SandboxPool size must be at least 1, got ${this.options.size}`);
+  }
+
+  run(code: string, options: Partial<RunOptions> = {}): Promise<RunResult> {
+    if (this.closed) return Promise.reject(new Error('SandboxPool is closed'));
+    const runOptions = { ...this.options.runOptions, ...definedFields(options) };
+    return new Promise((resolve, reject) => {
+      this.queue.push({ code, options: runOptions, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** Starts all N interpreters and the standby now, rather than on the first runs. */
+  async warmUp(): Promise<void> {
+    const starts: Promise<void>[] = [];
+    while (!this.closed && this.activeCount() < this.options.size) starts.push(this.startForSlot());
+    await Promise.all(starts);
+    this.fillStandby();
+    await Promise.all([...this.starting]);
+  }
+
+  stats(): SandboxPoolStats {
+    return {
+      ...this.counters,
+      queued: this.queue.length,
+      busy: this.busy.size,
+      idle: this.idle.length,
+      standbyReady: this.standby.length,
+    };
+  }
+
+  /**
+   * Rejects queued runs and terminates every interpreter (runs in flight end as their interpreter
+   * dies). An interpreter still starting is terminated when its start finishes, without waiting.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.reject(new Error('SandboxPool closed'));
+    const everyone = [...this.idle.splice(0), ...this.standby.splice(0), ...this.busy];
+    await Promise.all([...everyone.map((interpreter) => interpreter.terminate()), ...this.terminating]);
+  }
+
+  private activeCount(): number {
+    return this.idle.length + this.busy.size + this.slotStarts;
+  }
+
+  private pump(): void {
+    while (!this.closed && this.queue.length > 0) {
+      let interpreter = this.idle.pop();
+      if (!interpreter && this.activeCount() < this.options.size) {
+        interpreter = this.standby.shift();
+        if (interpreter) this.counters.standbyPromotions++;
+      }
+      if (!interpreter) break;
+      this.dispatch(this.queue.shift()!, interpreter);
+    }
+    // A standby already starting will take the next free slot, so it counts against the demand.
+    while (
+      !this.closed &&
+      this.queue.length > this.slotStarts + this.standbyStartsInFlight &&
+      this.activeCount() < this.options.size
+    ) {
+      void this.startForSlot();
+    }
+    this.fillStandby();
+  }
+
+  private dispatch(job: Job, interpreter: Interpreter): void {
+    this.busy.add(interpreter);
+    let broken = false;
+    interpreter
+      .run(job.code, job.options)
+      .catch((error: unknown) => {
+        broken = true;
+        return diedResult(`the interpreter failed: ${String(error)}`, 0);
+      })
+      .then((result) => {
+        this.busy.delete(interpreter);
+        job.resolve(result);
+        if (this.closed) return; // close() is terminating it
+        const worn = interpreter.runsServed >= this.options.recycleAfterRuns;
+        if (broken || interpreter.needsRecycle || worn) this.retire(interpreter);
+        else this.idle.push(interpreter);
+        this.pump();
+      });
+  }
+
+  private retire(interpreter: Interpreter): void {
+    this.counters.recycled++;
+    track(this.terminating, interpreter.terminate().catch(() => undefined));
+  }
+
+  private startForSlot(): Promise<void> {
+    this.slotStarts++;
+    this.counters.coldStarts++;
+    const started = this.factory().then(
+      (interpreter) => {
+        this.slotStarts--;
+        this.standbyPaused = false;
+        if (this.closed) return interpreter.terminate();
+        this.idle.push(interpreter);
+        this.pump();
+      },
+      (error: unknown) => {
+        this.slotStarts--;
+        // A start that fails answers the oldest waiting caller, so a broken factory cannot hang the queue.
+        this.queue.shift()?.reject(error);
+        this.pump();
+      },
+    );
+    track(this.starting, started);
+    return started;
+  }
+
+  private fillStandby(): void {
+    if (this.slotStarts > 0 || this.standbyPaused) return; // callers' cold starts go first
+    while (!this.closed && this.standby.length + this.standbyStartsInFlight < this.options.standby) {
+      this.standbyStartsInFlight++;
+      this.counters.standbyStarts++;
+      track(
+        this.starting,
+        this.factory().then(
+          (interpreter) => {
+            this.standbyStartsInFlight--;
+            if (this.closed) return interpreter.terminate();
+            this.standby.push(interpreter);
+            this.pump();
+          },
+          () => {
+            this.standbyStartsInFlight--;
+            this.standbyPaused = true;
+            this.pump(); // callers counting on this standby need a cold start now
+          },
+        ),
+      );
+    }
+  }
+
+}
+
+function track(set: Set<Promise<unknown>>, work: Promise<unknown>): void {
+  set.add(work);
+  void work.finally(() => set.delete(work));
+}
+
+function definedFields<T extends object>(partial: Partial<T>): Partial<T> {
+  return Object.fromEntries(Object.entries(partial).filter(([, value]) => value !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,58 @@
+/**
+ * Entry of one sandbox child process, started by nodeInterpreter.ts under Node's permission model.
+ * Plain JavaScript because the child runs without a TypeScript loader.
+ *
+ * Pyodide runs in a worker thread (pyodideThread.mjs) so that this thread stays free to write the
+ * interrupt buffer at the timeout: a SharedArrayBuffer cannot cross the process boundary, but it
+ * can cross a thread. The host kills the whole process when the interrupt is not enough.
+ *
+ * IPC with the host (JSON): in  { type: 'init', indexURL, runnerSource, heapLimitBytes }
+ *                               { type: 'run', id, code, timeoutMs, maxOutputBytes }
+ *                           out { type: 'ready' } | { type: 'failed', message }
+ *                               { type: 'result', id, output | failure, fatal, interrupted, heapBytes }
+ */
+import { Worker } from 'node:worker_threads';
+
+const interruptBuffer = new Int32Array(new SharedArrayBuffer(4));
+const SIGINT = 2;
+
+function fail(message) {
+  process.send({ type: 'failed', message }, () => process.exit(1));
+}
+
+function start(init) {
+  const worker = new Worker(new URL('./pyodideThread.mjs', import.meta.url), {
+    workerData: { ...init, interruptBuffer },
+    stdout: true, // the thread's console output is not the run's output: drop it
+    stderr: true,
+  });
+  let timer = null;
+  let interrupted = false;
+
+  worker.on('message', (message) => {
+    if (message.type === 'result') {
+      clearTimeout(timer);
+      process.send({ ...message, interrupted });
+    } else {
+      process.send(message);
+    }
+  });
+  worker.on('error', (error) => fail(String(error?.stack ?? error)));
+  worker.on('exit', (code) => fail(`the Pyodide thread exited with code ${code}`));
+
+  process.on('message', (message) => {
+    if (message.type !== 'run') return;
+    interrupted = false;
+    timer = setTimeout(() => {
+      interrupted = true;
+      Atomics.store(interruptBuffer, 0, SIGINT);
+    }, message.timeoutMs);
+    worker.postMessage(message);
+  });
+}
+
+process.once('message', (message) => {
+  if (message.type === 'init') start(message);
+  else fail(`expected init, got ${message.type}`);
+});
+process.on('disconnect', () => process.exit(0));

@@ -1,0 +1,217 @@
+/**
+ * One Python interpreter for Node: Pyodide in a child process under Node's permission model.
+ *
+ * The boundary is the child process: it may read only Pyodide's files and its own two scripts, may
+ * not write, spawn processes or load addons, gets an empty environment, cannot compile JavaScript
+ * from strings, and its network is switched off before Pyodide loads (pyodideThread.mjs). The
+ * timeout is an interrupt from the child's main thread at `timeoutMs`, then SIGKILL from here after
+ * `killGraceMs`; a killed or broken interpreter says needsRecycle and the pool replaces it.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Interpreter, InterpreterFactory, RunOptions, RunResult } from '../../core/sandbox/protocol';
+import { PYTHON_RUNNER_SOURCE, type RunnerOutput } from '../../core/sandbox/pythonRunner';
+import { diedResult, killedResult, resultFromRunner } from '../../core/sandbox/runResult';
+
+export interface NodeInterpreterOptions {
+  /** Directory of the pyodide npm package (default: resolved from node_modules). */
+  pyodideDir?: string;
+  /** Wasm heap cap inside the child; allocations past it raise MemoryError. */
+  heapLimitBytes?: number;
+  /** After a run that leaves the heap above this, the interpreter asks to be recycled. */
+  recycleHeapBytes?: number;
+  /** How long after the interrupt (sent at the timeout) the child is killed. */
+  killGraceMs?: number;
+  /** Cold-start limit. */
+  startTimeoutMs?: number;
+}
+
+const DEFAULTS: Required<Omit<NodeInterpreterOptions, 'pyodideDir'>> = {
+  heapLimitBytes: 512 * 2 ** 20,
+  recycleHeapBytes: 256 * 2 ** 20,
+  killGraceMs: 500,
+  startTimeoutMs: 30_000,
+};
+
+const CHILD_DIR = dirname(fileURLToPath(import.meta.url));
+const CHILD_SCRIPTS = ['child.mjs', 'pyodideThread.mjs'].map((name) => join(CHILD_DIR, name));
+const STDERR_TAIL_CHARS = 2000;
+const NO_OUTPUT: RunnerOutput = { ok: false, stdout: '', stderr: '', truncated: false, error: null };
+
+type ChildMessage =
+  | { type: 'ready' }
+  | { type: 'failed'; message: string }
+  | {
+      type: 'result';
+      id: number;
+      output?: string;
+      failure?: string;
+      fatal?: boolean;
+      interrupted: boolean;
+      heapBytes: number;
+    };
+
+interface PendingRun {
+  id: number;
+  timeoutMs: number;
+  startedAt: number;
+  killTimer: NodeJS.Timeout;
+  resolve: (result: RunResult) => void;
+}
+
+export function defaultPyodideDir(): string {
+  const require = createRequire(import.meta.url);
+  return dirname(require.resolve('pyodide/package.json'));
+}
+
+/** The node command line of a sandbox child: the permission model is the boundary. */
+export function childNodeArgs(pyodideDir: string): string[] {
+  return [
+    '--experimental-permission',
+    `--allow-fs-read=${join(realpathSync(pyodideDir), '*')}`,
+    ...CHILD_SCRIPTS.map((script) => `--allow-fs-read=${script}`),
+    '--allow-worker', // Pyodide's thread inside the child; the model still covers it
+    '--disallow-code-generation-from-strings', // no eval/Function: Python cannot run new JS
+    '--no-warnings',
+    CHILD_SCRIPTS[0],
+  ];
+}
+
+export class NodeInterpreter implements Interpreter {
+  private recycle = false;
+  private served = 0;
+  private nextId = 0;
+  private pending: PendingRun | null = null;
+  private exited = false;
+  private stderrTail = '';
+
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly options: Required<Omit<NodeInterpreterOptions, 'pyodideDir'>>,
+  ) {
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_TAIL_CHARS);
+    });
+    child.on('message', (message: ChildMessage) => this.onMessage(message));
+    child.on('exit', (code, signal) => this.onExit(code, signal));
+    // A failed spawn or a send to a dead child: the exit (or the start's failure) reports it.
+    child.on('error', (error) => {
+      this.stderrTail = `${this.stderrTail}\n${String(error)}`.slice(-STDERR_TAIL_CHARS);
+    });
+  }
+
+  /** Spawns the child and resolves once Pyodide is loaded and the runner is in place. */
+  static async start(options: NodeInterpreterOptions = {}): Promise<NodeInterpreter> {
+    const settings = { ...DEFAULTS, ...options };
+    const pyodideDir = options.pyodideDir ?? defaultPyodideDir();
+    const child = spawn(process.execPath, childNodeArgs(pyodideDir), {
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      env: {}, // nothing of the host's environment is readable inside
+    });
+    const interpreter = new NodeInterpreter(child, settings);
+    await interpreter.handshake({
+      type: 'init',
+      indexURL: `${realpathSync(pyodideDir)}/`,
+      runnerSource: PYTHON_RUNNER_SOURCE,
+      heapLimitBytes: settings.heapLimitBytes,
+    });
+    return interpreter;
+  }
+
+  get needsRecycle(): boolean {
+    return this.recycle;
+  }
+
+  get runsServed(): number {
+    return this.served;
+  }
+
+  run(code: string, options: RunOptions): Promise<RunResult> {
+    if (this.pending) return Promise.reject(new Error('NodeInterpreter runs one call at a time'));
+    if (this.exited) return Promise.resolve(diedResult('the interpreter process has exited', 0));
+    return new Promise((resolve) => {
+      const id = ++this.nextId;
+      const killTimer = setTimeout(() => this.child.kill('SIGKILL'), options.timeoutMs + this.options.killGraceMs);
+      this.pending = { id, timeoutMs: options.timeoutMs, startedAt: performance.now(), killTimer, resolve };
+      this.child.send({ type: 'run', id, code, timeoutMs: options.timeoutMs, maxOutputBytes: options.maxOutputBytes });
+    });
+  }
+
+  async terminate(): Promise<void> {
+    this.recycle = true;
+    if (this.exited) return;
+    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    this.child.kill('SIGKILL');
+    await exited;
+  }
+
+  private handshake(init: object): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => fail(`no ready message within ${this.options.startTimeoutMs} ms`), this.options.startTimeoutMs);
+      const fail = (why: string) => {
+        clearTimeout(timer);
+        this.child.off('message', onMessage);
+        this.child.kill('SIGKILL');
+        reject(new Error(`sandbox interpreter failed to start: ${why}${this.stderrTail ? `\n${this.stderrTail}` : ''}`));
+      };
+      const onMessage = (message: ChildMessage) => {
+        if (message.type === 'ready') {
+          clearTimeout(timer);
+          this.child.off('message', onMessage);
+          this.child.off('exit', onExit);
+          resolve();
+        } else if (message.type === 'failed') fail(message.message);
+      };
+      const onExit = () => fail('the child process exited');
+      this.child.on('message', onMessage);
+      this.child.once('exit', onExit);
+      this.child.once('error', (error) => fail(String(error)));
+      this.child.send(init);
+    });
+  }
+
+  private onMessage(message: ChildMessage): void {
+    const run = this.pending;
+    if (message.type !== 'result' || !run || message.id !== run.id) return;
+    this.finish((durationMs) => {
+      this.served++;
+      if (message.fatal || message.heapBytes > this.options.recycleHeapBytes) this.recycle = true;
+      if (message.output === undefined) {
+        if (message.interrupted) return resultFromRunner(NO_OUTPUT, { interrupted: true, timeoutMs: run.timeoutMs, durationMs });
+        return diedResult(`a fatal error in the interpreter; it will be replaced. ${message.failure ?? ''}`, durationMs);
+      }
+      const output = JSON.parse(message.output) as RunnerOutput;
+      return resultFromRunner(output, { interrupted: message.interrupted, timeoutMs: run.timeoutMs, durationMs });
+    });
+  }
+
+  private onExit(code: number | null, signal: NodeJS.Signals | null): void {
+    this.exited = true;
+    this.recycle = true;
+    const run = this.pending;
+    if (!run) return;
+    const overtime = performance.now() - run.startedAt >= run.timeoutMs;
+    this.finish((durationMs) =>
+      signal === 'SIGKILL' && overtime
+        ? killedResult(run.timeoutMs, durationMs)
+        : diedResult(`the interpreter process exited (${signal ?? `code ${code}`}). ${this.stderrTail}`.trim(), durationMs),
+    );
+  }
+
+  private finish(build: (durationMs: number) => RunResult): void {
+    const run = this.pending;
+    if (!run) return;
+    this.pending = null;
+    clearTimeout(run.killTimer);
+    run.resolve(build(performance.now() - run.startedAt));
+  }
+}
+
+/** An InterpreterFactory for SandboxPool. */
+export function nodeInterpreterFactory(options: NodeInterpreterOptions = {}): InterpreterFactory {
+  return () => NodeInterpreter.start(options);
+}
