@@ -40,7 +40,8 @@ export function validateGPTConfig(c: unknown): GPTConfig {
     const value = record[field];
     if (value === undefined) throw new Error(`GPT config is missing "${field}"`);
     if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-      throw new Error(`GPT config "${field}" must be a positive number, got ${JSON.stringify(value)}`);
+      const shown = typeof value === 'number' ? String(value) : JSON.stringify(value);
+      throw new Error(`GPT config "${field}" must be a positive number, got ${shown}`);
     }
     if (field !== 'mlpRatio' && !Number.isInteger(value)) {
       throw new Error(`GPT config "${field}" must be an integer, got ${value}`);

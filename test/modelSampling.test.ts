@@ -1,0 +1,103 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sampleFromLogProbs, sampleTokens, samplingLogProbs } from '../src/core/model/sampling';
+import { Random } from '../src/core/random';
+import { tensorsLeftBy, useWasmBackend } from './modelHelpers';
+
+beforeAll(useWasmBackend);
+
+const logitsOf = (rows: number[][]) => tf.tensor2d(rows);
+
+describe('sampleTokens', () => {
+  it('picks the argmax at temperature 0, with log probabilities at temperature 1', () => {
+    // row 0: softmax of [0, ln 3] is [1/4, 3/4]; row 1 ties pick the first; row 2 picks index 2
+    const logits = logitsOf([
+      [0, Math.log(3), -Infinity],
+      [5, 5, 1],
+      [0, 1, 2],
+    ]);
+    const { tokens, logProbs } = sampleTokens(logits, 0, new Random(1));
+    expect(Array.from(tokens)).toEqual([1, 0, 2]);
+    expect(logProbs[0]).toBeCloseTo(Math.log(3 / 4), 6);
+    expect(logProbs[1]).toBeCloseTo(-Math.log(2 + Math.exp(-4)), 6);
+    expect(logProbs[2]).toBeCloseTo(2 - Math.log(1 + Math.E + Math.E ** 2), 6);
+    logits.dispose();
+  });
+
+  it('draws with softmax frequencies at temperature 1', () => {
+    const probabilities = [0.1, 0.2, 0.3, 0.4];
+    const draws = 20_000;
+    const logits = logitsOf(Array.from({ length: draws }, () => probabilities.map(Math.log)));
+    const { tokens, logProbs } = sampleTokens(logits, 1, new Random(7));
+    const counts = [0, 0, 0, 0];
+    tokens.forEach((t, i) => {
+      counts[t]++;
+      expect(logProbs[i]).toBeCloseTo(Math.log(probabilities[t]), 5);
+    });
+    // binomial standard deviation is at most sqrt(0.25/20000) = 0.0035; allow ~4 of them
+    counts.forEach((c, i) => expect(Math.abs(c / draws - probabilities[i])).toBeLessThan(0.015));
+    logits.dispose();
+  });
+
+  it('sharpens and flattens with temperature, reporting log softmax(logits / temperature)', () => {
+    // logits ln[1, 4] at temperature 2 are ln[1, 2]: probabilities [1/3, 2/3]
+    const draws = 12_000;
+    const logits = logitsOf(Array.from({ length: draws }, () => [0, Math.log(4)]));
+    const { tokens, logProbs } = sampleTokens(logits, 2, new Random(3));
+    const ones = tokens.reduce((n, t) => n + t, 0);
+    expect(Math.abs(ones / draws - 2 / 3)).toBeLessThan(0.02);
+    const i = tokens.indexOf(0);
+    expect(logProbs[i]).toBeCloseTo(Math.log(1 / 3), 5);
+    logits.dispose();
+  });
+
+  it('gives the same tokens for the same seed and different ones for another', () => {
+    const logits = logitsOf(Array.from({ length: 64 }, (_, i) => [0, 0.5, (i % 5) / 5, 1]));
+    const a = sampleTokens(logits, 1, new Random(11));
+    const b = sampleTokens(logits, 1, new Random(11));
+    const c = sampleTokens(logits, 1, new Random(12));
+    expect(a).toEqual(b);
+    expect(Array.from(c.tokens)).not.toEqual(Array.from(a.tokens));
+    logits.dispose();
+  });
+
+  it('leaves no tensors behind and does not dispose the logits', () => {
+    const logits = logitsOf([[1, 2, 3]]);
+    expect(tensorsLeftBy(() => void sampleTokens(logits, 1, new Random(1)))).toBe(0);
+    expect(tensorsLeftBy(() => void sampleTokens(logits, 0, new Random(1)))).toBe(0);
+    expect(logits.isDisposed).toBe(false);
+    logits.dispose();
+  });
+
+  it('refuses a negative or non-finite temperature', () => {
+    const logits = logitsOf([[1, 2]]);
+    expect(() => samplingLogProbs(logits, -1)).toThrow('temperature must be a finite number >= 0, got -1');
+    expect(() => samplingLogProbs(logits, NaN)).toThrow('got NaN');
+    logits.dispose();
+  });
+});
+
+describe('sampleFromLogProbs', () => {
+  /** A Random whose next() returns the given values in turn. */
+  const fixedRandom = (...values: number[]) => ({ next: () => values.shift()! }) as unknown as Random;
+
+  it('inverts the cumulative distribution: u below 0.5 picks the first of [0.5, 0.3, 0.2]', () => {
+    const row = Float32Array.from([0.5, 0.3, 0.2].map(Math.log));
+    const picks = [0, 0.49, 0.5, 0.79, 0.8, 0.999].map((u) => sampleFromLogProbs(row, 1, 1, fixedRandom(u)).tokens[0]);
+    expect(picks).toEqual([0, 0, 1, 1, 2, 2]);
+  });
+
+  it('never picks a zero-probability token, even when rounding leaves the total below u', () => {
+    // probabilities sum to 0.9 (as float rounding could leave them short), last token impossible
+    const row = Float32Array.from([Math.log(0.5), Math.log(0.4), -Infinity]);
+    expect(sampleFromLogProbs(row, 1, 1, fixedRandom(0.95)).tokens[0]).toBe(1);
+  });
+
+  it('samples each row with its own draw', () => {
+    const rows = Float32Array.from([Math.log(0.5), Math.log(0.5), Math.log(0.5), Math.log(0.5)]);
+    const { tokens, logProbs } = sampleFromLogProbs(rows, 2, 1, fixedRandom(0.2, 0.7));
+    expect(Array.from(tokens)).toEqual([0, 1]);
+    expect(Array.from(logProbs)).toEqual([Math.fround(Math.log(0.5)), Math.fround(Math.log(0.5))]);
+    expect(() => sampleFromLogProbs(rows, 3, 1, fixedRandom(0))).toThrow('do not split into 3 rows');
+  });
+});
