@@ -1,0 +1,159 @@
+import { loadPyodide } from 'pyodide';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { corpusDocument, DEFAULT_CORPUS_RECIPE, validateCorpusRecipe, type CorpusRecipe } from '../src/core/corpus/corpus';
+import { Random } from '../src/core/random';
+import { answerReward, extractFinalAnswer } from '../src/core/tasks/reward';
+import { testSet } from '../src/core/tasks/splits';
+import { decode, encode } from '../src/core/tokenizer';
+
+const QA = /^Q: what is ([^?\n]+)\?\nA:([\s\S]*)$/;
+const TOOL_ANSWER = /^ ```python\n([\s\S]*?)\n```\nAnswer: (-?\d+)$/;
+const NOTEBOOK = /^(?:([^\n]+)\n)?```python\n([\s\S]*?)\n```\n```output\n([^\n]*)\n```\n([^\n]+)$/;
+
+function documents(seed: number, n: number, recipe: CorpusRecipe = DEFAULT_CORPUS_RECIPE): string[] {
+  const rng = new Random(seed);
+  return Array.from({ length: n }, () => corpusDocument(rng, recipe));
+}
+
+const qaDocs = (docs: string[]) => docs.filter((d) => d.startsWith('Q:'));
+const toolShare = (docs: string[]) => qaDocs(docs).filter((d) => d.includes('A: ```python')).length / qaDocs(docs).length;
+
+/** What real Python prints for each program (stdout, exactly). */
+async function pythonStdout(programs: string[]): Promise<string[]> {
+  const py = await loadPyodide();
+  py.globals.set('programs_json', JSON.stringify(programs));
+  return JSON.parse(
+    py.runPython(`
+import contextlib, io, json
+def stdout_of(program):
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        exec(program, {})
+    return buffer.getvalue()
+json.dumps([stdout_of(p) for p in json.loads(programs_json)])
+`) as string,
+  );
+}
+
+const DOCS = documents(1, 5000);
+
+describe('corpusDocument', () => {
+  it('is deterministic per seed', () => {
+    expect(documents(1, 300)).toEqual(DOCS.slice(0, 300));
+    expect(documents(2, 300)).not.toEqual(DOCS.slice(0, 300));
+  });
+
+  it('writes short documents of tokenizer characters only', () => {
+    for (const doc of DOCS) {
+      expect(doc.length).toBeGreaterThan(0);
+      expect(doc.length).toBeLessThanOrEqual(200);
+      expect(decode(encode(doc))).toBe(doc);
+    }
+  });
+
+  it('draws the document kinds by the recipe shares', () => {
+    const qa = qaDocs(DOCS).length;
+    const notebooks = DOCS.filter((d) => NOTEBOOK.test(d)).length;
+    const prose = DOCS.filter((d) => !d.includes('```') && !d.startsWith('Q:')).length;
+    expect(qa + notebooks + prose).toBe(5000);
+    // 0.5 / 0.4 / 0.1 of 5000; sd of the Q/A count sqrt(5000 * 0.25) = 35
+    expect(Math.abs(qa - 2500)).toBeLessThan(150);
+    expect(Math.abs(notebooks - 2000)).toBeLessThan(150);
+    expect(Math.abs(prose - 500)).toBeLessThan(100);
+    expect(documents(3, 200, { ...DEFAULT_CORPUS_RECIPE, qaShare: 0, proseShare: 0 }).every((d) => NOTEBOOK.test(d))).toBe(true);
+  });
+
+  it('starts Q/A answers with a python block at the toolPrior rate', () => {
+    // ~2,500 Q/A documents; at 0.05 the sd of the rate is sqrt(0.05 * 0.95 / 2500) = 0.0044
+    expect(Math.abs(toolShare(DOCS) - 0.05)).toBeLessThan(0.015);
+    expect(Math.abs(toolShare(documents(4, 5000, { ...DEFAULT_CORPUS_RECIPE, toolPrior: 0.2 })) - 0.2)).toBeLessThan(0.025);
+    expect(toolShare(documents(5, 1000, { ...DEFAULT_CORPUS_RECIPE, toolPrior: 0 }))).toBe(0);
+    expect(toolShare(documents(6, 1000, { ...DEFAULT_CORPUS_RECIPE, toolPrior: 1 }))).toBe(1);
+  });
+
+  it('never shows the full tool loop, and notebooks never ask or answer', () => {
+    for (const doc of DOCS) {
+      expect(doc).not.toMatch(/Q:[\s\S]*```output[\s\S]*Answer:/);
+      if (doc.includes('```output')) {
+        expect(doc).not.toContain('Q:');
+        expect(doc).not.toContain('Answer');
+      }
+    }
+  });
+
+  it('gives every Q/A document a clean final answer line the reward accepts', () => {
+    for (const doc of qaDocs(DOCS)) {
+      const [, expression, response] = QA.exec(doc)!;
+      const answer = extractFinalAnswer(response);
+      expect(answer).not.toBeNull();
+      const p = { id: '', expression, answer: answer!, tier: 'easy' as const, family: '' };
+      expect(answerReward(response, true, p)).toBe(1);
+      if (response.includes('```')) expect(response).toMatch(TOOL_ANSWER);
+    }
+  });
+
+  it('follows the tier mix', () => {
+    const easyOnly = documents(7, 500, { ...DEFAULT_CORPUS_RECIPE, tierMix: { easy: 1, medium: 0, hard: 0 } });
+    for (const doc of qaDocs(easyOnly)) expect(QA.exec(doc)![1]).toMatch(/^\d\+\d$/);
+  });
+
+  it('never contains a test-set expression', () => {
+    const boundary = (e: string) => new RegExp(`(?<![\\d*+%-])${e.replace(/[*+]/g, '\\$&')}(?![\\d*+%-])`);
+    const patterns = testSet().map((p) => boundary(p.expression));
+    expect(DOCS.filter((doc) => patterns.some((pattern) => pattern.test(doc)))).toEqual([]);
+    // the boundary pattern does find an expression where one stands alone
+    expect('print(3+4)').toMatch(boundary('3+4'));
+    expect('print(13+45)').not.toMatch(boundary('3+4'));
+  });
+});
+
+describe('corpus against Python', () => {
+  let notebooks: RegExpExecArray[];
+  let qa: { expression: string; response: string }[];
+  let printed: string[];
+
+  beforeAll(async () => {
+    notebooks = DOCS.map((d) => NOTEBOOK.exec(d)).filter((m): m is RegExpExecArray => m !== null);
+    qa = qaDocs(DOCS).map((d) => {
+      const [, expression, response] = QA.exec(d)!;
+      return { expression, response };
+    });
+    const toolCode = qa.map((q) => TOOL_ANSWER.exec(q.response)?.[1]).filter((c): c is string => c !== undefined);
+    printed = await pythonStdout([...notebooks.map((m) => m[2]), ...qa.map((q) => `print(${q.expression})`), ...toolCode]);
+  }, 60_000);
+
+  it('every notebook output is what Python prints for its code, and the sentence uses it', () => {
+    expect(notebooks.length).toBeGreaterThan(1500);
+    notebooks.forEach((m, i) => {
+      expect(printed[i]).toBe(`${m[3]}\n`);
+      expect(m[4]).toContain(m[3]);
+    });
+  });
+
+  it('every Q/A answer is the value of its question', () => {
+    qa.forEach((q, i) => expect(`${extractFinalAnswer(q.response)}\n`).toBe(printed[notebooks.length + i]));
+  });
+
+  it('the code in every tool-prior answer prints that answer', () => {
+    const toolAnswers = qa.filter((q) => TOOL_ANSWER.test(q.response));
+    expect(toolAnswers.length).toBeGreaterThan(80);
+    toolAnswers.forEach((q, i) => {
+      expect(printed[notebooks.length + qa.length + i]).toBe(`${TOOL_ANSWER.exec(q.response)![2]}\n`);
+    });
+  });
+});
+
+describe('validateCorpusRecipe', () => {
+  it('accepts the default recipe and its JSON round trip', () => {
+    expect(validateCorpusRecipe(JSON.parse(JSON.stringify(DEFAULT_CORPUS_RECIPE)))).toEqual(DEFAULT_CORPUS_RECIPE);
+  });
+
+  it('names the bad field', () => {
+    expect(() => validateCorpusRecipe(null)).toThrow(/object/);
+    expect(() => validateCorpusRecipe({ ...DEFAULT_CORPUS_RECIPE, toolPrior: 1.5 })).toThrow(/toolPrior/);
+    expect(() => validateCorpusRecipe({ ...DEFAULT_CORPUS_RECIPE, notebookShare: -1 })).toThrow(/notebookShare/);
+    expect(() => validateCorpusRecipe({ ...DEFAULT_CORPUS_RECIPE, qaShare: 0, notebookShare: 0, proseShare: 0 })).toThrow(/sum to zero/);
+    expect(() => validateCorpusRecipe({ ...DEFAULT_CORPUS_RECIPE, tierMix: { easy: 1, medium: 'x', hard: 0 } })).toThrow(/tierMix.medium/);
+    expect(() => validateCorpusRecipe({ ...DEFAULT_CORPUS_RECIPE, tierMix: { easy: 0, medium: 0, hard: 0 } })).toThrow(/tierMix sums/);
+  });
+});
