@@ -1,0 +1,87 @@
+/**
+ * Harness page for the e2e suite and the Chromium benchmark: puts the browser sandbox on
+ * `window.sandboxHarness`, so Playwright drives it through page.evaluate.
+ */
+import type { RunOptions, RunResult } from '../../src/core/sandbox/protocol';
+import type { SandboxPool, SandboxPoolStats } from '../../src/core/sandbox/pool';
+import { createBrowserSandbox, type BrowserSandboxOptions } from '../../src/browser/sandbox/createBrowserSandbox';
+import { benchBrowserSandbox } from './sandboxBench';
+
+/** A result plus the round trip the page saw, from run() to the resolved promise. */
+export interface TimedRunResult extends RunResult {
+  wallMs: number;
+}
+
+export interface WebGpuCheck {
+  adapter: boolean;
+  isFallbackAdapter: boolean | null;
+  vendor: string | null;
+}
+
+/** Just what the check reads; the field moved from the adapter to adapter.info in newer Chromium. */
+interface GpuAdapterLike {
+  isFallbackAdapter?: boolean;
+  info?: { isFallbackAdapter?: boolean; vendor?: string };
+}
+interface GpuNavigator {
+  gpu?: { requestAdapter(): Promise<GpuAdapterLike | null> };
+}
+
+let sandbox: SandboxPool | null = null;
+
+function current(): SandboxPool {
+  if (!sandbox) throw new Error('call sandboxHarness.open() first');
+  return sandbox;
+}
+
+const harness = {
+  /** Replaces the page's sandbox with a new pool and waits until its interpreters and standby are warm. */
+  async open(options: BrowserSandboxOptions = {}): Promise<void> {
+    await sandbox?.close();
+    sandbox = createBrowserSandbox(options);
+    await sandbox.warmUp();
+  },
+
+  async run(code: string, options: Partial<RunOptions> = {}): Promise<TimedRunResult> {
+    const startedAt = performance.now();
+    const result = await current().run(code, options);
+    return { ...result, wallMs: performance.now() - startedAt };
+  },
+
+  stats(): SandboxPoolStats {
+    return current().stats();
+  },
+
+  /** Resolves once the pool has a warm standby again (after a recycle), or throws after limitMs. */
+  async whenStandbyReady(limitMs = 30_000): Promise<void> {
+    const deadline = performance.now() + limitMs;
+    while (current().stats().standbyReady < 1) {
+      if (performance.now() > deadline) throw new Error(`no warm standby within ${limitMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  },
+
+  async close(): Promise<void> {
+    await sandbox?.close();
+    sandbox = null;
+  },
+
+  async webgpu(): Promise<WebGpuCheck> {
+    const adapter = await (navigator as unknown as GpuNavigator).gpu?.requestAdapter();
+    if (!adapter) return { adapter: false, isFallbackAdapter: null, vendor: null };
+    const isFallbackAdapter = adapter.info?.isFallbackAdapter ?? adapter.isFallbackAdapter ?? null;
+    return { adapter: true, isFallbackAdapter, vendor: adapter.info?.vendor ?? null };
+  },
+
+  bench: benchBrowserSandbox,
+};
+
+export type SandboxHarness = typeof harness;
+
+declare global {
+  interface Window {
+    sandboxHarness: SandboxHarness;
+  }
+}
+
+window.sandboxHarness = harness;
