@@ -139,10 +139,10 @@ describe('lab controller against a fake trainer', () => {
     expect(await storedSteps(db, runId)).toEqual([0]);
     expect(await db.checkpoint(runId)).toBeNull();
 
-    // Unchanged knobs: the worker's own reset.
+    // Unchanged knobs: still a fresh start at step 0, not the worker's reset (which returns to where a run started).
     await controller.step();
     await controller.reset();
-    expect(fake.trainers[0].methods().at(-1)).toBe('reset');
+    expect(fake.trainers[0].methods().at(-1)).toBe('startRun');
     expect(store.getState().runs[runId].columns.step).toEqual([0]);
   });
 
@@ -189,6 +189,27 @@ describe('lab controller against a fake trainer', () => {
     ]);
     expect(store.getState().progress.sweep).toMatchObject({ done: 3, total: 3, detail: 'done' });
     expect(fake.trainers[0].methods().filter((m) => m === 'evaluate')).toHaveLength(3);
+  });
+
+  it('brings a sweep back after a reload, with its matrix rows, ready to resume where it stopped', async () => {
+    const dbName = `ui-controller-sweep-${++dbCount}`;
+    const first = await lab({ steps: 2, dbName });
+    first.store.setState({ sweepNmax: [0, 2] });
+    await first.controller.start(false);
+    await first.controller.startSweep();
+    // A third run that never trained, as if the page closed mid-sweep.
+    const [lastId] = first.store.getState().sweep!.runIds.slice(-1);
+    const stored = only((await first.db.listRuns()).filter((r) => r.id === lastId));
+    await first.db.putRun({ ...stored, id: `${lastId}-late`, createdAt: stored.createdAt + 1, status: 'idle', step: 0, evaluation: null, config: { ...stored.config, nmax: 4 } });
+    await first.controller.flush();
+
+    const second = await lab({ steps: 2, dbName });
+    await second.controller.start(false);
+    const sweep = second.store.getState().sweep!;
+    expect(sweep.nmaxValues).toEqual([0, 2, 4]);
+    expect(sweep.position).toBe(2);
+    expect(sweep.running).toBe(false);
+    expect(second.store.getState().runs[sweep.runIds[1]].evaluation).toEqual({ 0: 0.2, 2: 0.22 });
   });
 
   it('refuses a corrupt checkpoint import with a notice and changes nothing', async () => {

@@ -1,5 +1,45 @@
-/** Placeholder entry: the lab UI replaces this. */
+/**
+ * The lab's entry: read the URL into the store, open the run database, start the trainer worker
+ * and render. The base model is fetched by the worker from the app's own origin.
+ */
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import { LabContext } from './LabContext';
+import { LabController } from './lab/labController';
+import { connectTrainerWorker } from './lab/trainerConnection';
+import { openRunDatabase, type RunDatabase } from './persistence/runDatabase';
+import { createLabStore, notify } from './state/labStore';
+import { syncUrlWithStore } from './state/urlSync';
+import { parseLabUrl } from './state/urlState';
+import './styles.css';
+
+async function boot(root: HTMLElement): Promise<void> {
+  const parsed = parseLabUrl(location.search, location.hash);
+  const store = createLabStore(parsed.state);
+  for (const problem of parsed.problems) notify(store, 'info', `URL: ${problem}`);
+  let db: RunDatabase | null = null;
+  try {
+    db = await openRunDatabase();
+  } catch (error) {
+    notify(store, 'error', `runs will not be kept: IndexedDB is unavailable (${(error as Error).message})`);
+  }
+  const controller = new LabController({
+    store,
+    connect: connectTrainerWorker,
+    db,
+    baseModelUrl: new URL(`${import.meta.env.BASE_URL}models/base/`, location.href).href,
+  });
+  syncUrlWithStore(store, (backend) => void controller.switchBackend(backend));
+  createRoot(root).render(
+    <StrictMode>
+      <LabContext.Provider value={{ store, controller }}>
+        <App />
+      </LabContext.Provider>
+    </StrictMode>,
+  );
+  await controller.start(parsed.autostart);
+}
 
 const root = document.getElementById('root');
-if (root) createRoot(root).render(<h1>TIR Lab</h1>);
+if (root) void boot(root);

@@ -5,15 +5,15 @@
  * and into IndexedDB as they arrive. No knob reaches the worker unless configErrors passes it.
  */
 import { configErrors, type ExperimentConfig } from '../../core/experiment';
-import type { CheckpointBlob, LabEvent, RunStatus, TrainerWorkerApi } from '../../lab/protocol';
-import { decodeCheckpointFile, decodeCheckpointPair, encodeCheckpointFile, metaStep } from '../persistence/checkpointFile';
+import type { CheckpointBlob, LabEvent, TrainerWorkerApi } from '../../lab/protocol';
+import { decodeCheckpointFiles, encodeCheckpointFile, metaStep, type ImportFile } from '../persistence/checkpointFile';
 import type { RunDatabase } from '../persistence/runDatabase';
-import { runCsv, runExport } from '../persistence/runExport';
 import { makeRun, newRunId, type LabRun } from '../state/labRun';
 import { notify, patchRun, putRun, reduceLabEvent, removeRun, type LabState, type LabStore } from '../state/labStore';
 import { LAB_PRESETS } from '../state/presets';
 import { truncateColumns } from '../state/runColumns';
 import { copyConfig } from '../state/urlState';
+import { latestSweep, queueSweep, runSweep, type SweepHost } from './nmaxSweep';
 import { restoreRuns, storedRun } from './storedRuns';
 import type { ConnectTrainer, TrainerConnection } from './trainerConnection';
 
@@ -21,8 +21,6 @@ import type { ConnectTrainer, TrainerConnection } from './trainerConnection';
 export const CHECKPOINT_EVERY_STEPS = 10;
 /** The pretrained base model's slot in the checkpoint store. */
 const PRETRAINED_BASE_KEY = 'base:pretrained';
-/** Events and command replies travel on different channels: give a late status event this long. */
-const STATUS_SETTLE_MS = 3000;
 
 export interface LabControllerOptions {
   store: LabStore;
@@ -31,11 +29,6 @@ export interface LabControllerOptions {
   db: RunDatabase | null;
   baseModelUrl: string;
   now?: () => number;
-}
-
-export interface ImportFile {
-  name: string;
-  bytes: Uint8Array;
 }
 
 export class LabController {
@@ -51,6 +44,7 @@ export class LabController {
   private checkpointing = false;
   private persistenceFailed = false;
   private readonly writes = new Set<Promise<void>>();
+  private readonly sweepHost: SweepHost;
 
   constructor(options: LabControllerOptions) {
     this.store = options.store;
@@ -58,6 +52,15 @@ export class LabController {
     this.db = options.db;
     this.baseModelUrl = options.baseModelUrl;
     this.now = options.now ?? (() => Date.now());
+    this.sweepHost = {
+      store: this.store,
+      now: this.now,
+      ready: () => this.ready,
+      knobs: () => this.validKnobs(),
+      addRun: (run) => this.addRun(run),
+      train: () => this.train(),
+      evaluateRun: (runId) => this.evaluateRun(runId),
+    };
   }
 
   private get api(): TrainerWorkerApi | null {
@@ -85,6 +88,7 @@ export class LabController {
         runOrder: runs.map((r) => r.id),
         selectedRunId: runs[0]?.id ?? null,
         pretrainedBase: pretrained ? { steps: pretrained.step, checkpoint: pretrained.blob } : null,
+        sweep: latestSweep(runs),
       });
     } catch (error) {
       this.persistenceError(error);
@@ -150,8 +154,9 @@ export class LabController {
   }
 
   /**
-   * The shown run back to step 0, with the knobs as they are now (so: pause, change Nmax, Reset).
-   * Its metrics, samples and checkpoint are dropped.
+   * The shown run back to step 0 from the base model, with the knobs as they are now (so: pause,
+   * change Nmax, Reset). Its metrics, samples and checkpoint are dropped. (The worker's own reset
+   * returns to where the run started, which for a continued run is its checkpoint, not step 0.)
    */
   async reset(): Promise<void> {
     const run = this.selected();
@@ -160,10 +165,8 @@ export class LabController {
     if (!config) return;
     await this.command('Resetting', async (api) => {
       await this.stopRunning();
-      const sameConfig = JSON.stringify(config) === JSON.stringify(run.config) && this.state.loadedRunId === run.id;
       this.clearRun(run.id, config);
-      if (sameConfig) await api.reset();
-      else await this.startInWorker(api, run.id, config, null);
+      await this.startInWorker(api, run.id, config, null);
     });
   }
 
@@ -234,54 +237,16 @@ export class LabController {
 
   // ---- Nmax sweep ---------------------------------------------------------------------------
 
-  /** Queues one run per sweep Nmax (same seed and budget, the knobs otherwise), trains and evaluates each. */
+  /** Queues one run per sweep Nmax and trains and evaluates them in order (nmaxSweep.ts). */
   async startSweep(): Promise<void> {
-    const config = this.validKnobs();
-    if (!config || this.state.busy || this.running) return;
-    const nmaxValues = [...this.state.sweepNmax];
-    const id = `sweep-${this.now().toString(36)}`;
-    const runIds: string[] = [];
-    nmaxValues.forEach((nmax, i) => {
-      const run = makeRun({
-        id: `${id}-${i}`,
-        name: `sweep Nmax ${nmax} (seed ${config.seed})`,
-        preset: this.state.preset,
-        config: { ...copyConfig(config), nmax },
-        createdAt: this.now() + i,
-        sweepId: id,
-      });
-      this.addRun(run);
-      runIds.push(run.id);
-    });
-    this.store.setState({ sweep: { id, nmaxValues, runIds, position: 0, running: false, startedAt: this.now() } });
-    await this.resumeSweep();
+    if (this.state.busy || this.running) return;
+    if (queueSweep(this.sweepHost)) await runSweep(this.sweepHost);
   }
 
-  /** Trains the sweep's remaining runs in order, evaluating each at every sweep Nmax when it finishes. */
+  /** Continues a paused or restored sweep from its first unfinished run. */
   async resumeSweep(): Promise<void> {
-    const sweep = this.state.sweep;
-    if (!sweep || sweep.running || (await this.ready) === false) return;
-    this.setSweep({ running: true });
-    const startedAt = this.now();
-    const startPosition = sweep.position;
-    try {
-      for (let i = sweep.position; i < sweep.runIds.length; i++) {
-        const runId = sweep.runIds[i];
-        this.reportSweepProgress(i, startPosition, startedAt);
-        const before = this.state.runs[runId]?.status;
-        if (before === 'error' || before === undefined) return;
-        if (before !== 'finished') {
-          this.store.setState({ selectedRunId: runId });
-          await this.train();
-          if ((await this.settledStatus(runId)) !== 'finished') return;
-        }
-        if (!this.state.runs[runId]?.evaluation) await this.evaluateRun(runId);
-        this.setSweep({ position: i + 1 });
-      }
-      this.reportSweepProgress(sweep.runIds.length, startPosition, startedAt);
-    } finally {
-      this.setSweep({ running: false });
-    }
+    if (this.state.busy || this.running) return;
+    await runSweep(this.sweepHost);
   }
 
   /** Held-out accuracy of a run's latest checkpoint at each sweep Nmax (a row of the matrix). */
@@ -299,19 +264,6 @@ export class LabController {
     });
   }
 
-  private setSweep(patch: Partial<NonNullable<LabState['sweep']>>): void {
-    this.store.setState((s) => (s.sweep ? { sweep: { ...s.sweep, ...patch } } : {}));
-  }
-
-  private reportSweepProgress(done: number, startDone: number, startedAt: number): void {
-    const total = this.state.sweep?.runIds.length ?? 0;
-    const elapsed = (this.now() - startedAt) / 1000;
-    const perRun = done > startDone ? elapsed / (done - startDone) : null;
-    const etaSeconds = perRun === null ? null : perRun * (total - done);
-    const detail = done < total ? `training Nmax ${this.state.sweep?.nmaxValues[done]}` : 'done';
-    this.store.setState((s) => ({ progress: { ...s.progress, sweep: { done, total, etaSeconds, detail } } }));
-  }
-
   // ---- Pretraining --------------------------------------------------------------------------
 
   /** Pretrains a base model in the worker; new runs can then start from it instead of the shipped one. */
@@ -327,16 +279,6 @@ export class LabController {
   }
 
   // ---- Files --------------------------------------------------------------------------------
-
-  exportJson(runId: string): string | null {
-    const run = this.state.runs[runId];
-    return run ? JSON.stringify(runExport(run), null, 2) : null;
-  }
-
-  exportCsv(runId: string): string | null {
-    const run = this.state.runs[runId];
-    return run ? runCsv(run.history) : null;
-  }
 
   /** The run's checkpoint as a file's text: saved now if the worker holds the run, else the stored one. */
   async exportCheckpoint(runId: string): Promise<string | null> {
@@ -360,7 +302,7 @@ export class LabController {
   importCheckpoint(files: ImportFile[]): boolean {
     let imported;
     try {
-      imported = decodeImport(files);
+      imported = decodeCheckpointFiles(files);
     } catch (error) {
       notify(this.store, 'error', `import refused: ${messageOf(error)}`);
       return false;
@@ -545,30 +487,6 @@ export class LabController {
     this.persist((db) => db.putRun(storedRun(run)));
   }
 
-  /** A status event may trail the call that caused it (another channel): wait briefly for it. */
-  private settledStatus(runId: string): Promise<RunStatus | undefined> {
-    const settled = (s: LabState) => {
-      const status = s.runs[runId]?.status;
-      return status === 'finished' || status === 'paused' || status === 'error' || status === 'idle' ? status : undefined;
-    };
-    const now = settled(this.state);
-    if (now) return Promise.resolve(now);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        unsubscribe();
-        resolve(this.state.runs[runId]?.status);
-      }, STATUS_SETTLE_MS);
-      const unsubscribe = this.store.subscribe((s) => {
-        const status = settled(s);
-        if (status) {
-          clearTimeout(timer);
-          unsubscribe();
-          resolve(status);
-        }
-      });
-    });
-  }
-
   /** Awaits a worker call; a rejection becomes a notice (and undefined) instead of an unhandled error. */
   private async guard<T>(call: Promise<T>): Promise<T | undefined> {
     try {
@@ -596,17 +514,6 @@ export class LabController {
     this.persistenceFailed = true;
     notify(this.store, 'error', `runs are not being saved in this browser: ${messageOf(error)}`);
   }
-}
-
-function decodeImport(files: ImportFile[]) {
-  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  if (files.length === 1) return decodeCheckpointFile(text(files[0].bytes));
-  const manifest = files.find((f) => f.name.endsWith('.json'));
-  const weights = files.find((f) => f.name.endsWith('.bin'));
-  if (files.length !== 2 || !manifest || !weights) {
-    throw new Error('choose one checkpoint .json file, or a model.json with its weights.bin');
-  }
-  return decodeCheckpointPair(text(manifest.bytes), weights.bytes);
 }
 
 function runName(preset: string, config: ExperimentConfig): string {

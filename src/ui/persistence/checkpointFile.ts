@@ -74,6 +74,23 @@ export function decodeCheckpointPair(manifestText: string, weights: Uint8Array):
   return { blob: { manifest, weights }, run: null, step: metaStep(manifest) ?? 0 };
 }
 
+export interface ImportFile {
+  name: string;
+  bytes: Uint8Array;
+}
+
+/** What the import button was given: one checkpoint file, or the CLI's model.json + weights.bin. */
+export function decodeCheckpointFiles(files: ImportFile[]): ImportedCheckpoint {
+  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  if (files.length === 1) return decodeCheckpointFile(text(files[0].bytes));
+  const manifest = files.find((f) => f.name.endsWith('.json'));
+  const weights = files.find((f) => f.name.endsWith('.bin'));
+  if (files.length !== 2 || !manifest || !weights) {
+    throw new Error('choose one checkpoint .json file, or a model.json with its weights.bin');
+  }
+  return decodeCheckpointPair(text(manifest.bytes), weights.bytes);
+}
+
 /** The step a checkpoint says it was saved at (manifest meta.step), if it says. */
 export function metaStep(manifest: unknown): number | null {
   if (!isObject(manifest) || !isObject(manifest.meta)) return null;

@@ -1,0 +1,73 @@
+/**
+ * The lab page. In presenter mode (from the URL) the knobs, runs, sweep and pretraining panels are
+ * hidden and the type is large; Train, Pause, Step, Reset, the plots and the inspector stay.
+ */
+import { useLab, useLabState } from './LabContext';
+import { CallsHistogram } from './charts/CallsHistogram';
+import { LogLogChart } from './charts/LogLogChart';
+import { AccuracyChart, CallsPerResponseChart, CodeCallsChart, ResponseLengthChart, StepTimeChart } from './charts/runCharts';
+import { BackendBadge } from './panels/BackendBadge';
+import { Controls } from './panels/Controls';
+import { ExperimentPanel } from './panels/ExperimentPanel';
+import { Notices } from './panels/Notices';
+import { PretrainPanel } from './panels/PretrainPanel';
+import { RolloutInspector } from './panels/RolloutInspector';
+import { RunList } from './panels/RunList';
+import { SweepPanel } from './panels/SweepPanel';
+import { LAB_PRESETS } from './state/presets';
+
+export function App() {
+  const { store } = useLab();
+  const presenter = useLabState((s) => s.presenter);
+  const presetLabel = useLabState((s) => LAB_PRESETS[s.preset]?.label ?? s.preset);
+  const nmax = useLabState((s) => s.config.nmax);
+  const algorithm = useLabState((s) => s.config.algorithm);
+  const seed = useLabState((s) => s.config.seed);
+
+  return (
+    <div className={presenter ? 'lab presenter' : 'lab'} data-testid="lab">
+      <header className="topbar">
+        <div className="title">
+          <h1>TIR Lab</h1>
+          <p className="tagline">A tiny GPT learns, from outcome reward alone, to write Python, run it and use the answer.</p>
+        </div>
+        <BackendBadge />
+        <button type="button" className="presenter-toggle" data-testid="presenter-toggle" onClick={() => store.setState({ presenter: !presenter })}>
+          {presenter ? 'Exit presenter mode' : 'Presenter mode'}
+        </button>
+      </header>
+      <Notices />
+      <main className="layout">
+        {!presenter && (
+          <aside className="sidebar">
+            <ExperimentPanel />
+            <RunList />
+          </aside>
+        )}
+        <div className="content">
+          {presenter && (
+            <p className="presenter-caption">
+              {presetLabel}{' '}
+              <span className="presenter-knobs">
+                Nmax {nmax} · {algorithm.toUpperCase()} · seed {seed}
+              </span>
+            </p>
+          )}
+          <Controls compact={presenter} />
+          <section className="charts-grid" aria-label="Live plots">
+            <AccuracyChart />
+            <CodeCallsChart />
+            <ResponseLengthChart />
+            <CallsPerResponseChart />
+            <LogLogChart />
+            <CallsHistogram />
+            <StepTimeChart />
+          </section>
+          <RolloutInspector limit={presenter ? 4 : 12} />
+          {!presenter && <SweepPanel />}
+          {!presenter && <PretrainPanel />}
+        </div>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,121 @@
+/**
+ * One uPlot chart fed from the store. The chart is created once (options change rarely); data
+ * changes are noticed by a cheap `version` of the state and applied with setData at most once per
+ * animation frame, outside React's render, so a thousand steps cost a thousand appends, not a
+ * thousand re-created charts.
+ */
+import { useEffect, useMemo, useRef, type ReactNode } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { useLab, useLabState } from '../LabContext';
+import type { LabState } from '../state/labStore';
+
+export interface UPlotChartProps {
+  testId: string;
+  title: string;
+  /** uPlot options without size; keep the object stable (useMemo) or the chart is rebuilt. */
+  options: Omit<uPlot.Options, 'width' | 'height'>;
+  /** The data to show now: [x, ...series], one array per series. */
+  data: (state: LabState) => uPlot.AlignedData;
+  /** Changes whenever `data` would (a run id and its revision, typically). */
+  version: (state: LabState) => unknown;
+  height?: number;
+  /** Text printed over the plot area (statistics), recomputed with the data. */
+  annotation?: (state: LabState) => string;
+  /** Controls shown beside the title (a metric picker). */
+  controls?: ReactNode;
+}
+
+export function UPlotChart({ testId, title, options, data, version, height = 190, annotation, controls }: UPlotChartProps) {
+  const { store } = useLab();
+  const presenter = useLabState((s) => s.presenter);
+  const plotHeight = presenter ? Math.round(height * 1.35) : height;
+  const plotOptions = useMemo(() => (presenter ? withLargeType(options) : options), [options, presenter]);
+  const holder = useRef<HTMLDivElement>(null);
+  const note = useRef<HTMLDivElement>(null);
+  // The latest callbacks, so the subscription below does not need rebuilding when they change identity.
+  const feed = useRef({ data, version, annotation });
+  feed.current = { data, version, annotation };
+
+  useEffect(() => {
+    const element = holder.current;
+    if (!element) return;
+    const chart = new uPlot({ ...plotOptions, width: Math.max(element.clientWidth, 200), height: plotHeight }, feed.current.data(store.getState()), element);
+    let frame = 0;
+    let shown = feed.current.version(store.getState());
+    const draw = () => {
+      frame = 0;
+      const state = store.getState();
+      chart.setData(feed.current.data(state));
+      if (note.current && feed.current.annotation) note.current.textContent = feed.current.annotation(state);
+    };
+    draw();
+    const unsubscribe = store.subscribe((state) => {
+      const next = feed.current.version(state);
+      if (next === shown) return;
+      shown = next;
+      if (frame === 0) frame = requestAnimationFrame(draw);
+    });
+    const resize = new ResizeObserver(() => chart.setSize({ width: Math.max(element.clientWidth, 200), height: plotHeight }));
+    resize.observe(element);
+    return () => {
+      unsubscribe();
+      resize.disconnect();
+      if (frame !== 0) cancelAnimationFrame(frame);
+      chart.destroy();
+    };
+  }, [store, plotOptions, plotHeight]);
+
+  return (
+    <figure className="chart" data-testid={testId}>
+      <figcaption>
+        <span>{title}</span>
+        {controls}
+      </figcaption>
+      <div className="chart-plot">
+        <div ref={holder} />
+        {annotation && <div className="chart-annotation" ref={note} />}
+      </div>
+    </figure>
+  );
+}
+
+/** Presenter mode: axis text a class can read from the back of the room. */
+function withLargeType(options: Omit<uPlot.Options, 'width' | 'height'>): Omit<uPlot.Options, 'width' | 'height'> {
+  const font = '15px system-ui, sans-serif';
+  return {
+    ...options,
+    axes: (options.axes ?? [{}, {}]).map((axis) => ({ ...axis, font, labelFont: `bold ${font}`, size: typeof axis.size === 'number' ? Math.max(axis.size, 60) : 60 })),
+  };
+}
+
+/** A line series with the lab's look. */
+export function lineSeries(label: string, stroke: string, extra: Partial<uPlot.Series> = {}): uPlot.Series {
+  return { label, stroke, width: 2, points: { show: false }, ...extra };
+}
+
+/** Options for a chart against training step (uPlot treats x as time unless told otherwise). */
+export function stepChartOptions(series: uPlot.Series[], y: { range?: [number, number]; label?: string } = {}): Omit<uPlot.Options, 'width' | 'height'> {
+  return {
+    scales: {
+      x: { time: false },
+      y: y.range ? { range: y.range } : { auto: true },
+    },
+    axes: [{ label: 'step' }, { label: y.label, size: 50 }],
+    series: [{ label: 'step' }, ...series],
+    legend: { live: true },
+    cursor: { drag: { x: true, y: false } },
+  };
+}
+
+export const PALETTE = {
+  blue: '#2563eb',
+  orange: '#ea580c',
+  green: '#16a34a',
+  purple: '#7c3aed',
+  red: '#dc2626',
+  grey: '#6b7280',
+  teal: '#0d9488',
+  pink: '#db2777',
+};
+export const SERIES_COLOURS = [PALETTE.blue, PALETTE.orange, PALETTE.green, PALETTE.purple, PALETTE.red, PALETTE.teal, PALETTE.pink, PALETTE.grey];

@@ -1,0 +1,66 @@
+/** Train/Pause, Step, Reset, Fork, New run; the step counter and the run's progress with an ETA. */
+import { useLab, useLabShallow, useLabState } from '../LabContext';
+import { selectedRun, type LabState } from '../state/labStore';
+import { ProgressBar } from './Progress';
+
+/** Seconds left, from the mean time of the last ten recorded steps. */
+function etaSeconds(state: LabState): number | null {
+  const run = selectedRun(state);
+  if (!run) return null;
+  const recent = run.history.slice(-10).filter((m) => m.seconds !== null);
+  if (recent.length === 0) return null;
+  const perStep = recent.reduce((sum, m) => sum + m.seconds!.generate + m.seconds!.execute + m.seconds!.update, 0) / recent.length;
+  return perStep * Math.max(0, run.config.steps - run.step);
+}
+
+export function Controls({ compact = false }: { compact?: boolean }) {
+  const { controller } = useLab();
+  const run = useLabShallow((s) => {
+    const r = selectedRun(s);
+    return r ? { name: r.name, status: r.status, step: r.step, steps: r.config.steps } : null;
+  });
+  const ready = useLabState((s) => s.worker === 'ready');
+  const busy = useLabState((s) => s.busy);
+  const eta = useLabState(etaSeconds);
+  const training = run?.status === 'training';
+  const idle = ready && busy === null && !training;
+
+  return (
+    <section className="panel controls" aria-label="Controls">
+      <div className="buttons">
+        <button type="button" className="primary" data-testid="train-button" disabled={!idle} onClick={() => void controller.train()}>
+          ▶ Train
+        </button>
+        <button type="button" data-testid="pause-button" disabled={!training} onClick={() => void controller.pause()}>
+          ❚❚ Pause
+        </button>
+        <button type="button" data-testid="step-button" disabled={!idle} onClick={() => void controller.step()} title="One RL step">
+          Step
+        </button>
+        <button type="button" data-testid="reset-button" disabled={!idle || !run} onClick={() => void controller.reset()} title="Back to step 0 with the knobs as set">
+          Reset
+        </button>
+        {!compact && (
+          <>
+            <button type="button" data-testid="fork-button" disabled={!idle || !run} onClick={() => void controller.fork()} title="A new run from this one's checkpoint, with the knobs as set">
+              Fork
+            </button>
+            <button type="button" data-testid="new-run-button" disabled={!idle || !run} onClick={() => controller.newRunFromKnobs()} title="The next Train starts a fresh run from the knobs">
+              New run
+            </button>
+          </>
+        )}
+      </div>
+      <div className="run-line">
+        <span className="step-label">
+          step <span data-testid="step-counter">{run?.step ?? 0}</span>
+          {run ? ` / ${run.steps}` : ''}
+        </span>
+        <span className={`status status-${run?.status ?? 'none'}`} data-testid="run-status">
+          {busy ?? (run ? run.status : ready ? 'no run yet: press Train' : 'starting the trainer…')}
+        </span>
+      </div>
+      {run && run.step > 0 && <ProgressBar label={run.name} done={run.step} total={run.steps} etaSeconds={training ? eta : null} testId="run-progress" />}
+    </section>
+  );
+}

@@ -1,0 +1,50 @@
+/**
+ * A number input that keeps what is typed (a half-written "1e-" stays on screen) while the store
+ * holds the parsed value, invalid or not: the message under the field says what is wrong.
+ */
+import { useEffect, useId, useState } from 'react';
+
+export interface NumberFieldProps {
+  label: string;
+  value: number;
+  error?: string;
+  help?: string;
+  testId?: string;
+  disabled?: boolean;
+  onChange: (value: number) => void;
+}
+
+export function NumberField({ label, value, error, help, testId, disabled, onChange }: NumberFieldProps) {
+  const id = useId();
+  const [draft, setDraft] = useState(() => String(value));
+  // Follow the store when the value changes from elsewhere (a preset, a selected run, the URL).
+  useEffect(() => {
+    setDraft((current) => (Number(current) === value && current.trim() !== '' ? current : Number.isNaN(value) ? current : String(value)));
+  }, [value]);
+  return (
+    <div className={`field${error ? ' field-invalid' : ''}`}>
+      <label htmlFor={id} title={help}>
+        {label}
+      </label>
+      <input
+        id={id}
+        type="text"
+        inputMode="decimal"
+        value={draft}
+        disabled={disabled}
+        data-testid={testId}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(e) => {
+          setDraft(e.target.value);
+          onChange(e.target.value.trim() === '' ? Number.NaN : Number(e.target.value));
+        }}
+      />
+      {error && (
+        <span className="field-error" id={`${id}-error`} role="alert" data-testid={testId ? `${testId}-error` : undefined}>
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}

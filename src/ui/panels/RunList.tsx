@@ -1,0 +1,96 @@
+/**
+ * The runs this browser keeps (IndexedDB): pick one to show it and put its knobs back; export it
+ * as JSON or CSV, export its checkpoint, import a checkpoint, delete it.
+ */
+import { useRef } from 'react';
+import { useLab, useLabState } from '../LabContext';
+import { downloadText } from '../persistence/download';
+import { exportFileName, runCsv, runExport } from '../persistence/runExport';
+
+export function RunList() {
+  const { controller } = useLab();
+  const runOrder = useLabState((s) => s.runOrder);
+  const runs = useLabState((s) => s.runs);
+  const selectedId = useLabState((s) => s.selectedRunId);
+  const loadedId = useLabState((s) => s.loadedRunId);
+  const busy = useLabState((s) => s.busy);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const selected = selectedId ? runs[selectedId] : undefined;
+
+  const exportJson = () => {
+    if (selected) downloadText(exportFileName(selected.name, 'json'), JSON.stringify(runExport(selected), null, 2), 'application/json');
+  };
+  const exportCsv = () => {
+    if (selected) downloadText(exportFileName(selected.name, 'csv'), runCsv(selected.history), 'text/csv');
+  };
+  const exportCheckpoint = async () => {
+    if (!selected) return;
+    const text = await controller.exportCheckpoint(selected.id);
+    if (text) downloadText(exportFileName(`${selected.name}-step${selected.step}-checkpoint`, 'json'), text, 'application/json');
+  };
+  const importFiles = async (files: FileList | null) => {
+    if (!files || files.length === 0) return;
+    const read = await Promise.all([...files].map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
+    controller.importCheckpoint(read);
+    if (fileInput.current) fileInput.current.value = '';
+  };
+
+  return (
+    <section className="panel runs" aria-labelledby="runs-title">
+      <h2 id="runs-title">Runs</h2>
+      <ul className="run-list" data-testid="run-list">
+        {runOrder.length === 0 && <li className="empty">No runs yet. They are kept in this browser.</li>}
+        {runOrder.map((id) => {
+          const run = runs[id];
+          if (!run) return null;
+          return (
+            <li key={id} className={id === selectedId ? 'run-item run-selected' : 'run-item'} data-testid="run-item">
+              <button type="button" className="run-select" onClick={() => controller.selectRun(id)} aria-pressed={id === selectedId}>
+                <span className="run-name">{run.name}</span>
+                <span className="run-meta">
+                  <span className={`status status-${run.status}`}>{run.status}</span> step {run.step}/{run.config.steps}
+                  {id === loadedId ? ' · loaded' : ''}
+                  {run.checkpointStep !== null ? ` · saved @${run.checkpointStep}` : ''}
+                </span>
+              </button>
+              <button
+                type="button"
+                className="run-delete"
+                aria-label={`Delete ${run.name}`}
+                title="Delete this run"
+                disabled={id === loadedId && run.status === 'training'}
+                onClick={() => {
+                  if (confirm(`Delete “${run.name}” and its checkpoint?`)) void controller.deleteRun(id);
+                }}
+              >
+                ×
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      <div className="file-buttons">
+        <button type="button" data-testid="export-json-button" disabled={!selected} onClick={exportJson}>
+          Export JSON
+        </button>
+        <button type="button" data-testid="export-csv-button" disabled={!selected} onClick={exportCsv}>
+          Export CSV
+        </button>
+        <button type="button" data-testid="export-checkpoint-button" disabled={!selected || busy !== null} onClick={() => void exportCheckpoint()}>
+          Export checkpoint
+        </button>
+        <label className="button-like" title="A checkpoint .json exported here, or a CLI model.json with its weights.bin">
+          Import checkpoint
+          <input
+            ref={fileInput}
+            type="file"
+            multiple
+            accept=".json,.bin,application/json"
+            data-testid="import-checkpoint-input"
+            onChange={(e) => void importFiles(e.target.files)}
+          />
+        </label>
+      </div>
+    </section>
+  );
+}

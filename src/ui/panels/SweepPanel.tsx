@@ -1,0 +1,192 @@
+/**
+ * The Nmax ablation (ZeroTIR's budget-alignment study in miniature): queue one run per Nmax with the
+ * same seed and budget, overlay their curves, tabulate their final figures, and fill the
+ * train-Nmax by eval-Nmax matrix by evaluating each finished run at every inference budget.
+ */
+import { useMemo, useState } from 'react';
+import type uPlot from 'uplot';
+import { NUMERIC_BOUNDS } from '../../core/experiment';
+import { summariseRun } from '../../core/metrics/runSummary';
+import { useLab, useLabShallow, useLabState } from '../LabContext';
+import { overlayColumns } from '../charts/sweepOverlay';
+import { lineSeries, SERIES_COLOURS, stepChartOptions, UPlotChart } from '../charts/UPlotChart';
+import type { LabRun } from '../state/labRun';
+import type { LabState } from '../state/labStore';
+import { lastValue, type MetricColumns } from '../state/runColumns';
+import { ProgressBar } from './Progress';
+
+type OverlayMetric = Exclude<keyof MetricColumns, 'step'>;
+const OVERLAY_METRICS: [OverlayMetric, string][] = [
+  ['accuracy', 'batch accuracy'],
+  ['testAccuracy', 'held-out accuracy'],
+  ['codeCallFrequency', 'code-call frequency'],
+  ['callsPerResponse', 'calls per answer'],
+  ['responseLength', 'response length'],
+];
+
+function sweepRuns(state: LabState): LabRun[] {
+  const ids = state.sweep?.runIds ?? [];
+  return ids.map((id) => state.runs[id]).filter((r): r is LabRun => r !== undefined);
+}
+
+function fmt(x: number | null | undefined, digits = 2): string {
+  return x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits);
+}
+
+export function SweepPanel() {
+  const { store, controller } = useLab();
+  const sweep = useLabState((s) => s.sweep);
+  const sweepNmax = useLabState((s) => s.sweepNmax);
+  const busy = useLabState((s) => s.busy);
+  const ready = useLabState((s) => s.worker === 'ready');
+  const progress = useLabState((s) => s.progress.sweep);
+  const evaluating = useLabState((s) => s.progress.evaluate);
+  const runs = useLabShallow(sweepRuns);
+  const [draft, setDraft] = useState(sweepNmax.join(', '));
+  const [metric, setMetric] = useState<OverlayMetric>('accuracy');
+  const draftValues = draft.split(',').map((v) => (v.trim() === '' ? NaN : Number(v)));
+  const draftValid = draftValues.length > 0 && draftValues.every((v) => Number.isInteger(v) && v >= 0 && v <= NUMERIC_BOUNDS.nmax[1]);
+  const training = runs.some((r) => r.status === 'training');
+  const evalNmax = sweep?.nmaxValues ?? sweepNmax;
+
+  const runKey = runs.map((r) => r.id).join(',');
+  // Rebuilt when the set of runs or the metric changes, not when the runs step.
+  const chart = useMemo(() => {
+    const names = runs.map((r) => `Nmax ${r.config.nmax}`);
+    return {
+      options: stepChartOptions(
+        names.map((n, i) => lineSeries(n, SERIES_COLOURS[i % SERIES_COLOURS.length], { spanGaps: true })),
+        metric === 'accuracy' || metric === 'testAccuracy' || metric === 'codeCallFrequency' ? { range: [0, 1] } : {},
+      ),
+      data: (state: LabState): uPlot.AlignedData => overlayColumns(sweepRuns(state), metric),
+      version: (state: LabState) => sweepRuns(state).map((r) => `${r.id}:${r.revision}`).join(','),
+    };
+  }, [runKey, metric]);
+
+  return (
+    <section className="panel sweep" aria-labelledby="sweep-title" data-testid="sweep-panel">
+      <h2 id="sweep-title">Nmax sweep</h2>
+      <div className="sweep-controls">
+        <div className={`field${draftValid ? '' : ' field-invalid'}`}>
+          <label htmlFor="sweep-values">Nmax values</label>
+          <input
+            id="sweep-values"
+            data-testid="sweep-values"
+            value={draft}
+            onChange={(e) => {
+              setDraft(e.target.value);
+              const values = e.target.value.split(',').map((v) => (v.trim() === '' ? NaN : Number(v)));
+              if (values.every((v) => Number.isInteger(v) && v >= 0 && v <= NUMERIC_BOUNDS.nmax[1])) store.setState({ sweepNmax: values });
+            }}
+          />
+          {!draftValid && <span className="field-error">whole numbers 0-{NUMERIC_BOUNDS.nmax[1]}, separated by commas</span>}
+        </div>
+        <button type="button" className="primary" data-testid="sweep-start" disabled={!ready || !draftValid || busy !== null || training} onClick={() => void controller.startSweep()}>
+          Queue sweep
+        </button>
+        {sweep && !sweep.running && sweep.position < sweep.runIds.length && (
+          <button type="button" data-testid="sweep-resume" disabled={!ready || busy !== null || training} onClick={() => void controller.resumeSweep()}>
+            Resume sweep
+          </button>
+        )}
+        <p className="hint">One run per value, the knobs otherwise as set (same seed and step budget); each finished run is evaluated at every value.</p>
+      </div>
+      {progress && <ProgressBar label="Sweep" {...progress} testId="sweep-progress" />}
+      {evaluating && evaluating.done < evaluating.total && <ProgressBar label="Evaluating" {...evaluating} />}
+      {runs.length > 0 && (
+        <>
+          <UPlotChart
+            testId="chart-sweep"
+            title="Sweep runs overlaid"
+            options={chart.options}
+            data={chart.data}
+            version={chart.version}
+            controls={
+              <select value={metric} onChange={(e) => setMetric(e.target.value as OverlayMetric)} aria-label="Metric">
+                {OVERLAY_METRICS.map(([value, label]) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            }
+          />
+          <SweepTables runs={runs} evalNmax={evalNmax} onEvaluate={(id) => void controller.evaluateRun(id)} disabled={!ready || busy !== null || training} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function SweepTables({ runs, evalNmax, onEvaluate, disabled }: { runs: LabRun[]; evalNmax: number[]; onEvaluate: (id: string) => void; disabled: boolean }) {
+  return (
+    <div className="sweep-tables">
+      <table data-testid="sweep-table">
+        <caption>Final figures (mean of the last ten steps; test: last evaluation)</caption>
+        <thead>
+          <tr>
+            <th>train Nmax</th>
+            <th>steps</th>
+            <th>accuracy</th>
+            <th>test</th>
+            <th>uses code</th>
+            <th>calls/answer</th>
+            <th>length</th>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((run) => {
+            const summary = summariseRun(run.history).metrics;
+            return (
+              <tr key={run.id}>
+                <th>{run.config.nmax}</th>
+                <td>
+                  {run.step}/{run.config.steps}
+                </td>
+                <td>{fmt(summary.accuracy.last10)}</td>
+                <td>{fmt(lastValue(run.columns.testAccuracy))}</td>
+                <td>{fmt(summary.codeCallFrequency.last10)}</td>
+                <td>{fmt(summary.callsPerResponse.last10)}</td>
+                <td>{fmt(summary.responseLength.last10, 0)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <table className="matrix" data-testid="sweep-matrix">
+        <caption>Held-out accuracy: train Nmax (rows) × eval Nmax (columns)</caption>
+        <thead>
+          <tr>
+            <th>train \ eval</th>
+            {evalNmax.map((n) => (
+              <th key={n}>{n}</th>
+            ))}
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((run) => (
+            <tr key={run.id}>
+              <th>{run.config.nmax}</th>
+              {evalNmax.map((n) => {
+                const accuracy = run.evaluation?.[n];
+                return (
+                  <td key={n} className={n === run.config.nmax ? 'diagonal' : undefined} style={accuracy === undefined ? undefined : { background: `rgba(37, 99, 235, ${0.08 + 0.5 * accuracy})` }}>
+                    {fmt(accuracy)}
+                  </td>
+                );
+              })}
+              <td>
+                {!run.evaluation && run.status === 'finished' && (
+                  <button type="button" className="small" disabled={disabled} onClick={() => onEvaluate(run.id)}>
+                    evaluate
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

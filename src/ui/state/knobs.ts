@@ -1,0 +1,73 @@
+/**
+ * The experiment panel's knobs as data: which config property, its label, a line of help, and
+ * whether it shows up front or under "More knobs". The panel renders this list; nothing else does.
+ */
+import type { ExperimentConfig, NUMERIC_BOUNDS } from '../../core/experiment';
+
+type NumericKey = keyof typeof NUMERIC_BOUNDS;
+
+export type Knob =
+  | { kind: 'number'; key: NumericKey; label: string; help: string; main: boolean; testId?: string }
+  | { kind: 'choice'; key: 'algorithm' | 'format' | 'klEstimator'; label: string; help: string; main: boolean; options: [string, string][] };
+
+export const KNOBS: Knob[] = [
+  { kind: 'number', key: 'nmax', label: 'Nmax (code calls)', help: 'Most executed code calls per answer; 0 = no tool.', main: true, testId: 'nmax-input' },
+  {
+    kind: 'choice',
+    key: 'algorithm',
+    label: 'Algorithm',
+    help: 'PPO learns a value head; Reinforce++ and GRPO use the group as baseline.',
+    main: true,
+    options: [
+      ['ppo', 'PPO'],
+      ['reinforce++', 'Reinforce++'],
+      ['grpo', 'GRPO'],
+    ],
+  },
+  { kind: 'number', key: 'steps', label: 'RL steps', help: 'The run stops after this many steps.', main: true },
+  { kind: 'number', key: 'seed', label: 'Seed', help: 'Same seed and knobs, same run.', main: true, testId: 'seed-input' },
+  { kind: 'number', key: 'learningRate', label: 'Learning rate', help: 'Adam step size.', main: true },
+  { kind: 'number', key: 'promptsPerStep', label: 'Prompts per step', help: 'Questions sampled each step.', main: true },
+  { kind: 'number', key: 'groupSize', label: 'Group size', help: 'Answers sampled per question.', main: true },
+  { kind: 'number', key: 'epochs', label: 'Epochs', help: 'Passes over each step’s answers.', main: true },
+  { kind: 'number', key: 'clipEps', label: 'Clip ε', help: 'PPO ratio clipping.', main: true },
+  { kind: 'number', key: 'klCoef', label: 'KL coefficient', help: 'Pull towards the base model; 0 = off (still logged).', main: true },
+  { kind: 'number', key: 'filterLow', label: 'Filter: low', help: 'Groups with mean reward below are dropped.', main: true },
+  { kind: 'number', key: 'filterHigh', label: 'Filter: high', help: 'Groups with mean reward above are dropped.', main: true },
+  { kind: 'number', key: 'temperature', label: 'Temperature', help: 'Sampling temperature of the policy.', main: true },
+  { kind: 'number', key: 'maxResponseTokens', label: 'Max response tokens', help: 'Answer length cap, tool output included.', main: true },
+  {
+    kind: 'choice',
+    key: 'format',
+    label: 'Tool format',
+    help: 'ZeroTIR fences or ReTool tags.',
+    main: false,
+    options: [
+      ['zerotir', 'ZeroTIR (```python)'],
+      ['retool', 'ReTool (<code>)'],
+    ],
+  },
+  { kind: 'number', key: 'minibatchSize', label: 'Minibatch', help: 'Sequences per gradient step.', main: false },
+  { kind: 'number', key: 'valueClip', label: 'Value clip', help: 'PPO value clipping range.', main: false },
+  { kind: 'number', key: 'valueCoef', label: 'Value loss weight', help: 'PPO value loss coefficient.', main: false },
+  {
+    kind: 'choice',
+    key: 'klEstimator',
+    label: 'KL estimator',
+    help: 'k1 or k3 (Schulman).',
+    main: false,
+    options: [
+      ['k3', 'k3'],
+      ['k1', 'k1'],
+    ],
+  },
+  { kind: 'number', key: 'gamma', label: 'γ', help: 'GAE discount.', main: false },
+  { kind: 'number', key: 'lambda', label: 'λ', help: 'GAE λ.', main: false },
+  { kind: 'number', key: 'gradClip', label: 'Grad clip', help: 'Global norm clip.', main: false },
+  { kind: 'number', key: 'maxOutputChars', label: 'Tool output chars', help: 'Sandbox output is cut to this.', main: false },
+  { kind: 'number', key: 'testEvery', label: 'Test every', help: 'Held-out evaluation every N steps.', main: false },
+  { kind: 'number', key: 'samplesPerStep', label: 'Samples kept', help: 'Rollouts per step sent to the inspector.', main: false },
+  { kind: 'number', key: 'sandboxTimeoutMs', label: 'Sandbox timeout (ms)', help: 'Per code call.', main: false },
+];
+
+export const TIER_KEYS = ['easy', 'medium', 'hard'] as const satisfies readonly (keyof ExperimentConfig['tierMix'])[];

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { logLogCaption, logLogView } from '../src/ui/charts/logLogView';
+import { overlayColumns } from '../src/ui/charts/sweepOverlay';
+import { makeRun } from '../src/ui/state/labRun';
+import { LAB_PRESETS } from '../src/ui/state/presets';
+import { metricsAt } from './uiFixtures';
+
+describe('log-log view', () => {
+  it('fits an exact power law: y = 0.1 * step^0.5 gives slope 0.5, R^2 1, rho 1, and the fitted line through the points', () => {
+    const steps = [0, 1, 4, 9, 16];
+    const values = [0.05, 0.1, 0.2, 0.3, 0.4];
+    const view = logLogView(steps, values);
+    // Step 0 cannot go on a log axis.
+    expect(view.steps).toEqual([1, 4, 9, 16]);
+    expect(view.slope).toBeCloseTo(0.5, 12);
+    expect(view.r2).toBeCloseTo(1, 12);
+    expect(view.rho).toBe(1);
+    expect(view.n).toBe(4);
+    view.fitted.forEach((y, i) => expect(y).toBeCloseTo(values[i + 1], 12));
+    expect(logLogCaption(view)).toBe('Spearman ρ = 1.000   R² = 1.000   slope = 0.500   n = 4');
+  });
+
+  it('skips missing and non-positive values and prints dashes without a fit', () => {
+    const view = logLogView([1, 2, 3], [null, 0, 0.5]);
+    expect(view.steps).toEqual([3]);
+    expect(view.fitted).toEqual([]);
+    expect(logLogCaption(view)).toBe('Spearman ρ = –   R² = –   slope = –   n = 1');
+  });
+});
+
+describe('sweep overlay', () => {
+  it('merges the runs onto one step column with nulls where a run has no value', () => {
+    const config = LAB_PRESETS.quick.config;
+    const a = makeRun({ id: 'a', name: 'a', preset: 'quick', config, createdAt: 1, history: [0, 1, 2].map((s) => metricsAt(s, { accuracy: s / 10 })) });
+    const b = makeRun({ id: 'b', name: 'b', preset: 'quick', config, createdAt: 2, history: [0, 2, 4].map((s) => metricsAt(s, { accuracy: s })) });
+    expect(overlayColumns([a, b], 'accuracy')).toEqual([
+      [0, 1, 2, 4],
+      [0, 0.1, 0.2, null],
+      [0, null, 2, 4],
+    ]);
+  });
+});
