@@ -21,10 +21,6 @@ const TRAINING_TIMEOUT = 150_000;
 
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
 
-async function stepCount(page: Page): Promise<number> {
-  return Number(await page.getByTestId('step-counter').textContent());
-}
-
 /** A fingerprint (FNV-1a) of a chart's pixels, to tell whether it was redrawn with new data. */
 function chartPixels(page: Page, testId: string): Promise<number> {
   return page
