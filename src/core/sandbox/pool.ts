@@ -68,6 +68,8 @@ export class SandboxPool implements PythonSandbox {
   private standbyStartsInFlight = 0;
   /** After a standby start fails, refilling waits for the next successful start. */
   private standbyPaused = false;
+  /** The last failed start, for warmUp() to report. */
+  private startError: unknown;
   private closed = false;
   private readonly counters = { coldStarts: 0, standbyStarts: 0, standbyPromotions: 0, recycled: 0 };
 
@@ -88,13 +90,23 @@ export class SandboxPool implements PythonSandbox {
     });
   }
 
-  /** Starts all N interpreters and the standby now, rather than on the first runs. */
+  /**
+   * Fills every slot (from the standby first) and the standby now, and waits until they are ready,
+   * rather than starting them on the first runs.
+   */
   async warmUp(): Promise<void> {
-    const starts: Promise<void>[] = [];
-    while (!this.closed && this.activeCount() < this.options.size) starts.push(this.startForSlot());
-    await Promise.all(starts);
-    this.fillStandby();
-    await Promise.all([...this.starting]);
+    while (!this.closed) {
+      while (this.activeCount() < this.options.size && this.standby.length > 0) {
+        this.idle.push(this.standby.shift()!);
+        this.counters.standbyPromotions++;
+      }
+      this.startForSlots(this.options.size - this.idle.length - this.busy.size);
+      this.fillStandby();
+      if (this.starting.size === 0) return;
+      this.startError = undefined;
+      await Promise.all([...this.starting]);
+      if (this.startError) throw this.startError;
+    }
   }
 
   stats(): SandboxPoolStats {
@@ -132,15 +144,22 @@ export class SandboxPool implements PythonSandbox {
       if (!interpreter) break;
       this.dispatch(this.queue.shift()!, interpreter);
     }
-    // A standby already starting will take the next free slot, so it counts against the demand.
+    this.startForSlots(this.queue.length);
+    this.fillStandby();
+  }
+
+  /**
+   * Cold starts for `demand` waiting callers, as far as free slots allow. A standby already
+   * starting will take the next free slot, so it counts against the demand.
+   */
+  private startForSlots(demand: number): void {
     while (
       !this.closed &&
-      this.queue.length > this.slotStarts + this.standbyStartsInFlight &&
+      demand > this.slotStarts + this.standbyStartsInFlight &&
       this.activeCount() < this.options.size
     ) {
       void this.startForSlot();
     }
-    this.fillStandby();
   }
 
   private dispatch(job: Job, interpreter: Interpreter): void {
@@ -181,6 +200,7 @@ export class SandboxPool implements PythonSandbox {
       },
       (error: unknown) => {
         this.slotStarts--;
+        this.startError = error;
         // A start that fails answers the oldest waiting caller, so a broken factory cannot hang the queue.
         this.queue.shift()?.reject(error);
         this.pump();
@@ -204,9 +224,10 @@ export class SandboxPool implements PythonSandbox {
             this.standby.push(interpreter);
             this.pump();
           },
-          () => {
+          (error: unknown) => {
             this.standbyStartsInFlight--;
             this.standbyPaused = true;
+            this.startError = error;
             this.pump(); // callers counting on this standby need a cold start now
           },
         ),

@@ -15,7 +15,8 @@
  * spawning, new audit hooks and writes outside /tmp and the working directory; afterwards every
  * module present at the baseline gets its namespace (and its top-level lists and dicts) back, new
  * modules are dropped, cwd, os.environ, the recursion limit, SIGINT, tracing and sys.monitoring are
- * reset, and /tmp and the working directory are emptied. Tracebacks keep only `<exec>` frames.
+ * reset, and /tmp and the working directory are emptied. Tracebacks keep only `<exec>` frames. A
+ * run that removed the guard or imported a blocked module anyway is flagged (guardBypassed).
  * All of this is a guard against accidents and casual escapes; the boundary is the process around
  * the interpreter (docs/sandbox-security.md).
  */
@@ -27,6 +28,11 @@ export interface RunnerOutput {
   stderr: string;
   truncated: boolean;
   error: { type: string; message: string } | null;
+  /**
+   * The run removed the import guard or imported a blocked module anyway: it may have reached
+   * Pyodide's JavaScript side, so the host should not reuse this interpreter.
+   */
+  guardBypassed: boolean;
 }
 
 export const PYTHON_RUNNER_SOURCE = String.raw`
@@ -273,6 +279,13 @@ def describe(error):
         return {'type': type(error).__name__, 'message': type(error).__name__}
 
 
+def guard_bypassed():
+    try:
+        return sys.meta_path[0] is not ImportGuard or any(name in sys.modules for name in baseline_blocked)
+    except BaseException:
+        return True
+
+
 def is_clean_exit(error):
     return isinstance(error, SystemExit) and error.code in (None, 0)
 
@@ -299,6 +312,7 @@ def run(code, max_output_bytes):
         raised.__traceback__ = None
     finally:
         main.__dict__.clear()  # finalizers of the run's objects fire now, before the reset undoes them
+        bypassed = guard_bypassed()
         active_run = None
         reset_interpreter()
     if capture.truncated:
@@ -309,6 +323,7 @@ def run(code, max_output_bytes):
         'stderr': capture.text('stderr'),
         'truncated': capture.truncated,
         'error': error,
+        'guardBypassed': bypassed,
     })
 
 

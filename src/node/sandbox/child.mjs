@@ -9,7 +9,7 @@
  * IPC with the host (JSON): in  { type: 'init', indexURL, runnerSource, heapLimitBytes }
  *                               { type: 'run', id, code, timeoutMs, maxOutputBytes }
  *                           out { type: 'ready' } | { type: 'failed', message }
- *                               { type: 'result', id, output | failure, fatal, interrupted, heapBytes }
+ *                               { type: 'result', id, output | failure, replace, violation, interrupted, heapBytes }
  */
 import { Worker } from 'node:worker_threads';
 

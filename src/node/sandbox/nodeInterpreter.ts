@@ -39,7 +39,7 @@ const DEFAULTS: Required<Omit<NodeInterpreterOptions, 'pyodideDir'>> = {
 const CHILD_DIR = dirname(fileURLToPath(import.meta.url));
 const CHILD_SCRIPTS = ['child.mjs', 'pyodideThread.mjs'].map((name) => join(CHILD_DIR, name));
 const STDERR_TAIL_CHARS = 2000;
-const NO_OUTPUT: RunnerOutput = { ok: false, stdout: '', stderr: '', truncated: false, error: null };
+const NO_OUTPUT: RunnerOutput = { ok: false, stdout: '', stderr: '', truncated: false, error: null, guardBypassed: false };
 
 type ChildMessage =
   | { type: 'ready' }
@@ -49,7 +49,9 @@ type ChildMessage =
       id: number;
       output?: string;
       failure?: string;
-      fatal?: boolean;
+      /** The interpreter must not be reused: it failed, or reached a refused host capability. */
+      replace: boolean;
+      violation: string | null;
       interrupted: boolean;
       heapBytes: number;
     };
@@ -176,15 +178,17 @@ export class NodeInterpreter implements Interpreter {
 
   private onMessage(message: ChildMessage): void {
     const run = this.pending;
+    if (message.type === 'failed') this.stderrTail = `${this.stderrTail}\n${message.message}`.slice(-STDERR_TAIL_CHARS);
     if (message.type !== 'result' || !run || message.id !== run.id) return;
     this.finish((durationMs) => {
       this.served++;
-      if (message.fatal || message.heapBytes > this.options.recycleHeapBytes) this.recycle = true;
+      if (message.replace || message.heapBytes > this.options.recycleHeapBytes) this.recycle = true;
       if (message.output === undefined) {
         if (message.interrupted) return resultFromRunner(NO_OUTPUT, { interrupted: true, timeoutMs: run.timeoutMs, durationMs });
         return diedResult(`a fatal error in the interpreter; it will be replaced. ${message.failure ?? ''}`, durationMs);
       }
       const output = JSON.parse(message.output) as RunnerOutput;
+      if (output.guardBypassed) this.recycle = true;
       return resultFromRunner(output, { interrupted: message.interrupted, timeoutMs: run.timeoutMs, durationMs });
     });
   }

@@ -3,27 +3,45 @@
  * what the permission model does not cover, then runs the Python runner once per message.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import childProcess from 'node:child_process';
 import dgram from 'node:dgram';
 import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 
 const { indexURL, runnerSource, heapLimitBytes, interruptBuffer } = workerData;
 
+/** Set when code reached a host capability that is refused below; the host then recycles us. */
+let violation = null;
+
+function refuse(what) {
+  return () => {
+    violation = what;
+    throw new Error(`${what} is not available in the sandbox`);
+  };
+}
+
 // Node 20's permission model has no network switch, and Pyodide can open real sockets
 // (pyodide.useNodeSockFS). Every TCP/TLS/HTTP client and server in this thread goes through these.
 function disableNetwork() {
-  const refuse = () => {
-    throw new Error('network access is disabled in the sandbox');
-  };
-  net.Socket.prototype.connect = refuse;
-  net.Server.prototype.listen = refuse;
-  dgram.Socket.prototype.bind = refuse;
-  dgram.Socket.prototype.connect = refuse;
-  dgram.Socket.prototype.send = refuse;
+  net.Socket.prototype.connect = refuse('network access');
+  net.Server.prototype.listen = refuse('network access');
+  dgram.Socket.prototype.bind = refuse('network access');
+  dgram.Socket.prototype.connect = refuse('network access');
+  dgram.Socket.prototype.send = refuse('network access');
   delete globalThis.fetch;
   delete globalThis.WebSocket;
+}
+
+// The permission model already denies these (os.system reaches spawnSync); this only marks the
+// attempt, because an error thrown through Pyodide's C frames may leave it unsound.
+function tripChildProcesses() {
+  for (const name of ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork']) {
+    childProcess[name] = refuse('starting a process');
+  }
+  syncBuiltinESMExports(); // so `import('node:child_process')` sees the same functions
 }
 
 // Wasm memory only grows (to 4 GiB): refusing growth past the cap turns a memory bomb into a
@@ -48,6 +66,7 @@ function describeFailure(error) {
 }
 
 disableNetwork();
+tripChildProcesses();
 capHeap(heapLimitBytes);
 answerConstantsBinding();
 
@@ -69,11 +88,14 @@ const heapBytes = () => pyodide._module.HEAP8.length;
 
 parentPort.on('message', ({ id, code, maxOutputBytes }) => {
   Atomics.store(interruptBuffer, 0, 0);
+  violation = null;
+  let reply;
   try {
-    parentPort.postMessage({ type: 'result', id, output: runner(code, maxOutputBytes), heapBytes: heapBytes() });
+    reply = { type: 'result', id, output: runner(code, maxOutputBytes), heapBytes: heapBytes() };
   } catch (error) {
-    // A fatal Pyodide error (a denied os.system past the guard, a wasm trap) leaves it unusable.
-    parentPort.postMessage({ type: 'result', id, failure: describeFailure(error), fatal: true, heapBytes: 0 });
+    // A fatal Pyodide error (a wasm trap, an error thrown through its C frames) leaves it unusable.
+    reply = { type: 'result', id, failure: describeFailure(error), heapBytes: 0 };
   }
+  parentPort.postMessage({ ...reply, replace: reply.failure !== undefined || violation !== null, violation });
 });
 parentPort.postMessage({ type: 'ready' });
