@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeRun, SAMPLES_KEPT } from '../src/ui/state/labRun';
-import { choosePreset, createLabStore, putRun, reduceLabEvent, setKnob, type LabStore } from '../src/ui/state/labStore';
+import { choosePreset, createLabStore, notify, putRun, reduceLabEvent, setKnob, type LabStore } from '../src/ui/state/labStore';
 import { LAB_PRESETS } from '../src/ui/state/presets';
 import { defaultUrlState } from '../src/ui/state/urlState';
 import type { LabEvent } from '../src/lab/protocol';
@@ -92,6 +92,16 @@ describe('lab store and LabEvents', () => {
     for (const n of [1, 2, 3, 4]) send(store, { type: 'error', message: `problem ${n}` });
     expect(store.getState().notices.map((n) => n.text)).toEqual(['problem 1', 'problem 2', 'problem 3', 'problem 4']);
     expect(store.getState().notices.map((n) => n.id)).toEqual([2, 3, 4, 5]);
+  });
+
+  it('shows a failure reported twice (event and rejected call) once, keeping the longer text', async () => {
+    const store = storeWithRun();
+    send(store, { type: 'error', message: 'no WebGPU adapter' });
+    notify(store, 'error', 'the trainer could not start: no WebGPU adapter');
+    send(store, { type: 'error', message: 'no WebGPU adapter' });
+    expect(store.getState().notices.map((n) => n.text)).toEqual(['the trainer could not start: no WebGPU adapter']);
+    notify(store, 'info', 'no WebGPU adapter');
+    expect(store.getState().notices).toHaveLength(2);
   });
 
   it('ignores events for runs it does not know', () => {

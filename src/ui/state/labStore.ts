@@ -130,9 +130,16 @@ export function reduceLabEvent(state: LabState, event: LabEvent): Partial<LabSta
   }
 }
 
+/**
+ * The notices with one more. The worker reports a failure twice (an 'error' event and the rejected
+ * call), so a text already contained in the latest notice is dropped, and one that extends it replaces it.
+ */
 export function withNotice(notices: Notice[], kind: Notice['kind'], text: string): Notice[] {
-  const id = (notices[notices.length - 1]?.id ?? 0) + 1;
-  return [...notices, { id, kind, text }].slice(-NOTICES_KEPT);
+  const last = notices[notices.length - 1];
+  if (last && last.kind === kind && last.text.includes(text)) return notices;
+  const kept = last && last.kind === kind && text.includes(last.text) ? notices.slice(0, -1) : notices;
+  const id = (last?.id ?? 0) + 1;
+  return [...kept, { id, kind, text }].slice(-NOTICES_KEPT);
 }
 
 export function notify(store: LabStore, kind: Notice['kind'], text: string): void {
