@@ -30,17 +30,13 @@ function positiveNumber(flag: string, raw: string | undefined, fallback: number,
 }
 
 function parsePretrainArgs(argv: string[]): { config: PretrainConfig; out: string; saveEvery: number } | 'help' {
+  const options: Record<string, { type: 'string' | 'boolean' }> = { help: { type: 'boolean' } };
+  for (const name of ['steps', 'seed', 'out', 'tool-prior', 'batch-size', 'row-length', 'lr', 'save-every']) {
+    options[name] = { type: 'string' };
+  }
   let values: Record<string, string | boolean | undefined>;
   try {
-    values = parseArgs({
-      args: argv,
-      strict: true,
-      options: Object.fromEntries(
-        ['steps', 'seed', 'out', 'tool-prior', 'batch-size', 'row-length', 'lr', 'save-every']
-          .map((n) => [n, { type: 'string' as const }])
-          .concat([['help', { type: 'boolean' as const }]]),
-      ),
-    }).values;
+    values = parseArgs({ args: argv, strict: true, options }).values as Record<string, string | boolean | undefined>;
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

@@ -93,7 +93,7 @@ async function main(): Promise<number> {
     return 2;
   }
   await useNodeBackend(args.backend);
-  const { model, meta: baseMeta } = loadCheckpointDir(args.base);
+  const { model, meta: baseMeta } = await loadCheckpointDir(args.base);
   const sandbox = createNodeSandbox({ size: 2 });
   mkdirSync(out, { recursive: true });
   const metricsPath = join(out, 'metrics.jsonl');

@@ -111,7 +111,7 @@ export const NUMERIC_BOUNDS: Record<NumericKey, [number, number, boolean]> = {
   temperature: [0, 5, false],
   maxResponseTokens: [8, 224, true],
   maxOutputChars: [8, 4096, true],
-  gradClip: [0, 1000, false],
+  gradClip: [1e-6, 1000, false],
   testEvery: [1, 100_000, true],
   samplesPerStep: [0, 1024, true],
   sandboxTimeoutMs: [10, 60_000, true],

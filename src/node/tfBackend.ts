@@ -5,6 +5,9 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
 import '@tensorflow/tfjs-backend-cpu';
+// tfjs-core registers no gradients by itself, and its ESM gradient module cannot load in plain
+// Node (extensionless imports); the umbrella package's Node build registers them all.
+import '@tensorflow/tfjs';
 
 export type NodeBackend = 'wasm' | 'cpu';
 

@@ -44,7 +44,7 @@ export interface PretrainStep {
 export class Pretrainer {
   step = 0;
   private readonly rng: Random;
-  private readonly optimizer: tf.AdamOptimizer;
+  private readonly optimizer: tf.Optimizer;
   private carried: number[] | null = null;
 
   constructor(
@@ -93,7 +93,7 @@ export class Pretrainer {
   async trainStep(): Promise<PretrainStep> {
     const { batchSize, rowLength, gradClip } = this.config;
     const learningRate = this.learningRateAt(this.step);
-    this.optimizer.learningRate = learningRate;
+    setLearningRate(this.optimizer, learningRate);
     const rows = this.nextRows();
     const width = rowLength + 1;
     const inputs = new Int32Array(batchSize * rowLength);
@@ -108,10 +108,10 @@ export class Pretrainer {
     const { value, grads } = tf.variableGrads(() => {
       const { logits } = this.model.forward(inputTensor);
       const { logProbs } = tokenLogProbsAndEntropy(logits, targetTensor, 1);
-      return tf.neg(tf.div(tf.sum(tf.mul(logProbs, mask)), tf.maximum(tf.sum(mask), 1)));
+      return tf.neg(tf.div(tf.sum(tf.mul(logProbs, mask)), tf.maximum(tf.sum(mask), 1))) as tf.Scalar;
     }, this.model.trainableVariables());
     const clipped = clipByGlobalNorm(grads, gradClip);
-    this.optimizer.applyGradients(clipped.grads);
+    if (Number.isFinite(clipped.norm)) this.optimizer.applyGradients(clipped.grads);
     const loss = (await value.data())[0];
     tf.dispose([inputTensor, targetTensor, mask, value, ...Object.values(grads), ...Object.values(clipped.grads)]);
     this.step++;
@@ -121,4 +121,9 @@ export class Pretrainer {
   dispose(): void {
     this.optimizer.dispose();
   }
+}
+
+/** tfjs keeps the rate in a protected field that applyGradients reads each call; the schedule sets it there. */
+function setLearningRate(optimizer: tf.Optimizer, learningRate: number): void {
+  (optimizer as unknown as { learningRate: number }).learningRate = learningRate;
 }

@@ -70,7 +70,8 @@ export async function policyUpdate(
         return loss;
       }, variables);
       const clipped = clipByGlobalNorm(grads, config.gradClip);
-      optimizer.applyGradients(clipped.grads);
+      // A non-finite gradient (NaN/Inf somewhere) would poison the weights: skip that update.
+      if (Number.isFinite(clipped.norm)) optimizer.applyGradients(clipped.grads);
       const [clipFraction, valueLoss, entropy] = await Promise.all(figures.map((t) => t.data()));
       tf.dispose([value, ...figures, ...Object.values(grads), ...Object.values(clipped.grads)]);
       disposeMinibatch(batch);

@@ -82,7 +82,7 @@ export async function generateRollouts(
       executeMs += performance.now() - callStart;
       calls.forEach(({ b }, i) => {
         const envTokens = rollouts[b].episode.pushToolResult(results[i]);
-        for (const t of envTokens) {
+        for (let i = 0; i < envTokens.length; i++) {
           rollouts[b].logProbs.push(0);
           rollouts[b].values.push(0);
         }
