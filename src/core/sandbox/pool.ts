@@ -77,7 +77,7 @@ export class SandboxPool implements PythonSandbox {
     private readonly factory: InterpreterFactory,
     options: Partial<SandboxPoolOptions> = {},
   ) {
-    this.options = { ...DEFAULT_POOL_OPTIONS, ...options };
+    this.options = { ...DEFAULT_POOL_OPTIONS, ...definedFields(options) };
     if (!(this.options.size >= 1)) throw new Error(`SandboxPool size must be at least 1, got ${this.options.size}`);
   }
 

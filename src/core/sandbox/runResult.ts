@@ -13,17 +13,16 @@ export function resultFromRunner(
   output: RunnerOutput,
   run: { interrupted: boolean; timeoutMs: number; durationMs: number },
 ): RunResult {
-  const common = {
+  const error = run.interrupted ? timeoutError(run.timeoutMs, 'interrupted') : (output.error ?? undefined);
+  return {
+    ok: !error,
     stdout: output.stdout,
     stderr: output.stderr,
+    ...(error && { error }),
+    timedOut: run.interrupted,
     truncated: output.truncated,
     durationMs: run.durationMs,
   };
-  if (run.interrupted) {
-    return { ...common, ok: false, timedOut: true, error: timeoutError(run.timeoutMs, 'interrupted') };
-  }
-  if (output.error) return { ...common, ok: false, timedOut: false, error: output.error };
-  return { ...common, ok: true, timedOut: false };
 }
 
 /** The interpreter was killed at timeout + grace: its output died with it. */
