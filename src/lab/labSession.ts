@@ -1,0 +1,253 @@
+/**
+ * What the trainer worker holds: the base model, the current run (its model and the engine's
+ * Trainer), the training loop, checkpoints, evaluation and pretraining. Written against a
+ * PythonSandbox and plain callbacks, so the same class runs in the worker and in Node tests.
+ *
+ * One long job at a time (a training loop or a pretraining); `pause` stops it at the next step
+ * boundary. Every unit of work that touches the model goes through one WorkQueue, so commands
+ * that arrive mid-step (save, evaluate, reset) see the weights between steps.
+ */
+import { configErrors, NUMERIC_BOUNDS, type ExperimentConfig } from '../core/experiment';
+import { deserializeCheckpoint, serializeCheckpoint } from '../core/model/checkpoint';
+import type { GPT } from '../core/model/gpt';
+import { Trainer, type StepRecord } from '../core/rl/trainer';
+import type { PythonSandbox } from '../core/sandbox/protocol';
+import { BASE_PRETRAIN_SHAPE, pretrainOptionErrors, runPretraining, type PretrainOptions, type PretrainShape } from './pretrainJob';
+import { progressEvent } from './progressEvent';
+import type { CheckpointBlob, EvaluationRow, LabEvent, RunStatus } from './protocol';
+import { WorkQueue } from './workQueue';
+
+export interface LabSessionOptions {
+  /** The base model runs start from; the session owns it and disposes it. */
+  base: GPT;
+  baseMeta?: Record<string, unknown>;
+  sandbox: PythonSandbox;
+  emit(event: LabEvent): void;
+  /** Between steps: lets the worker handle queued messages (pause). Default: a macrotask. */
+  yieldToEvents?: () => Promise<void>;
+  pretrainShape?: PretrainShape;
+}
+
+/** Where a run starts and where reset returns: the base model, or a saved checkpoint at a step. */
+interface RunStart {
+  checkpoint: CheckpointBlob | null;
+  step: number;
+}
+
+interface Run {
+  id: string;
+  config: ExperimentConfig;
+  start: RunStart;
+  model: GPT;
+  trainer: Trainer;
+  /** The step-0 record (the starting model's held-out accuracy); replayed by reset. */
+  initialRecord: StepRecord | null;
+  status: RunStatus;
+}
+
+export class LabSession {
+  private run: Run | null = null;
+  private readonly queue = new WorkQueue();
+  /** The long job running now, if any. */
+  private job: { kind: 'train' | 'pretrain'; done: Promise<unknown> } | null = null;
+  private stopRequested = false;
+  private readonly yieldToEvents: () => Promise<void>;
+
+  constructor(private readonly options: LabSessionOptions) {
+    this.yieldToEvents = options.yieldToEvents ?? (() => new Promise((resolve) => setTimeout(resolve, 0)));
+  }
+
+  get currentRunId(): string | null {
+    return this.run?.id ?? null;
+  }
+
+  get currentStep(): number {
+    return this.run?.trainer.step ?? 0;
+  }
+
+  /** Replaces the current run (stopping its training) with a new one at its start point. */
+  async startRun(runId: string, config: ExperimentConfig, from?: { checkpoint: CheckpointBlob; step: number }): Promise<void> {
+    if (typeof runId !== 'string' || runId === '') throw new Error('startRun needs a non-empty run id');
+    const errors = Object.values(configErrors(config));
+    if (errors.length > 0) throw new Error(`invalid experiment config: ${errors.join('; ')}`);
+    if (from !== undefined && !(Number.isInteger(from.step) && from.step >= 0 && from.step <= NUMERIC_BOUNDS.steps[1])) {
+      throw new Error(`a run can start from a checkpoint at a whole step from 0 to ${NUMERIC_BOUNDS.steps[1]}, got ${String(from.step)}`);
+    }
+    await this.stopTraining();
+    const start: RunStart = { checkpoint: from?.checkpoint ?? null, step: from?.step ?? 0 };
+    await this.queue.run(async () => {
+      // Build the new run before dropping the old, so a bad checkpoint leaves the current run as it was.
+      const { model, trainer } = this.openModel(config, start);
+      this.closeRun();
+      this.run = { id: runId, config: { ...config }, start, model, trainer, initialRecord: null, status: 'idle' };
+    });
+    await this.announceStart(this.requireRun());
+  }
+
+  /** Trains until paused or the step budget is reached; one 'step' event per step. */
+  async train(): Promise<void> {
+    const run = this.requireRun();
+    await this.runJob('train', () => this.trainLoop(run));
+  }
+
+  /** Stops the running job (training loop or pretraining) at the next step boundary and waits for it. */
+  async pause(): Promise<void> {
+    this.stopRequested = true;
+    // The job reports its own failure to its caller; pause only waits for it to be over.
+    await this.job?.done.catch(() => undefined);
+  }
+
+  /** Exactly one RL step. */
+  async step(): Promise<void> {
+    const run = this.requireRun();
+    if (this.job?.kind === 'train') throw new Error('training is running; pause it before stepping');
+    const ran = await this.queue.run(async () => {
+      if (run.trainer.step >= run.config.steps) return false;
+      await this.trainOneStep(run);
+      return true;
+    });
+    if (!ran) throw new Error(`run ${run.id} has reached its step budget (${run.config.steps} steps)`);
+    this.setStatus(run, run.trainer.step >= run.config.steps ? 'finished' : 'paused');
+  }
+
+  /** Back to the run's starting weights and step, same config; step 0 replays its initial record. */
+  async reset(): Promise<void> {
+    const run = this.requireRun();
+    await this.stopTraining();
+    await this.queue.run(async () => {
+      const fresh = this.openModel(run.config, run.start);
+      run.trainer.dispose();
+      run.model.dispose();
+      Object.assign(run, fresh);
+    });
+    await this.announceStart(run);
+  }
+
+  async saveCheckpoint(): Promise<CheckpointBlob> {
+    const run = this.requireRun();
+    return this.queue.run(async () =>
+      serializeCheckpoint(run.model, {
+        kind: 'rl',
+        runId: run.id,
+        config: run.config,
+        step: run.trainer.step,
+        base: this.options.baseMeta ?? null,
+      }),
+    );
+  }
+
+  /** Held-out greedy accuracy of the current weights at each inference Nmax, with progress events. */
+  async evaluate(nmaxValues: number[]): Promise<EvaluationRow> {
+    const run = this.requireRun();
+    const [low, high] = NUMERIC_BOUNDS.nmax;
+    if (!Array.isArray(nmaxValues) || nmaxValues.length === 0 || nmaxValues.some((n) => !Number.isInteger(n) || n < low || n > high)) {
+      throw new Error(`evaluate needs a list of whole Nmax values from ${low} to ${high}, got ${JSON.stringify(nmaxValues)}`);
+    }
+    const accuracyByNmax: Record<number, number> = {};
+    const started = performance.now();
+    this.options.emit(progressEvent('evaluate', 0, nmaxValues.length, 0));
+    for (const [i, nmax] of nmaxValues.entries()) {
+      const { accuracy } = await this.queue.run(() => run.trainer.evaluateTest(nmax));
+      accuracyByNmax[nmax] = accuracy;
+      this.options.emit(progressEvent('evaluate', i + 1, nmaxValues.length, performance.now() - started, `Nmax ${nmax}: ${accuracy.toFixed(3)}`));
+    }
+    return { runId: run.id, accuracyByNmax };
+  }
+
+  /** Pretrains a fresh base model; pause stops it early and the checkpoint holds the steps done. */
+  async pretrain(options: PretrainOptions): Promise<CheckpointBlob> {
+    const errors = pretrainOptionErrors(options);
+    if (errors.length > 0) throw new Error(`invalid pretrain options: ${errors.join('; ')}`);
+    return this.runJob('pretrain', () =>
+      runPretraining(options, this.options.pretrainShape ?? BASE_PRETRAIN_SHAPE, {
+        emit: this.options.emit,
+        exclusive: (work) => this.queue.run(work),
+        yieldToEvents: this.yieldToEvents,
+        shouldStop: () => this.stopRequested,
+      }),
+    );
+  }
+
+  /** Stops work and frees every tensor the session holds (the sandbox belongs to the caller). */
+  async dispose(): Promise<void> {
+    await this.pause();
+    await this.queue.run(async () => {
+      this.closeRun();
+      this.options.base.dispose();
+    });
+  }
+
+  private runJob<T>(kind: 'train' | 'pretrain', work: () => Promise<T>): Promise<T> {
+    if (this.job) throw new Error(`the worker is busy ${this.job.kind === 'train' ? 'training' : 'pretraining'}; pause it first`);
+    this.stopRequested = false;
+    const job = { kind, done: work() };
+    this.job = job;
+    return job.done.finally(() => {
+      if (this.job === job) this.job = null;
+    }) as Promise<T>;
+  }
+
+  /** Pauses a training loop; a pretraining (which does not touch the run) goes on. */
+  private async stopTraining(): Promise<void> {
+    if (this.job?.kind === 'train') await this.pause();
+  }
+
+  private async trainLoop(run: Run): Promise<void> {
+    this.setStatus(run, 'training');
+    try {
+      while (!this.stopRequested && run.trainer.step < run.config.steps) {
+        await this.queue.run(() => this.trainOneStep(run));
+        await this.yieldToEvents();
+      }
+    } catch (error) {
+      this.setStatus(run, 'error', messageOf(error));
+      throw error;
+    }
+    this.setStatus(run, run.trainer.step >= run.config.steps ? 'finished' : 'paused');
+  }
+
+  private async trainOneStep(run: Run): Promise<void> {
+    const record = await run.trainer.trainStep();
+    this.options.emit({ type: 'step', runId: run.id, metrics: record.metrics, samples: record.samples });
+  }
+
+  /** Status at the start point; a run from step 0 also gets its step-0 record (computed once per run). */
+  private async announceStart(run: Run): Promise<void> {
+    this.setStatus(run, run.start.step >= run.config.steps ? 'finished' : 'idle');
+    if (run.start.step !== 0) return;
+    run.initialRecord ??= await this.queue.run(() => run.trainer.initialRecord());
+    const { metrics, samples } = run.initialRecord;
+    this.options.emit({ type: 'step', runId: run.id, metrics, samples });
+  }
+
+  private openModel(config: ExperimentConfig, start: RunStart): { model: GPT; trainer: Trainer } {
+    const model = start.checkpoint
+      ? deserializeCheckpoint(start.checkpoint.manifest, start.checkpoint.weights).model
+      : this.options.base.copy();
+    const trainer = new Trainer(model, config, this.options.sandbox);
+    trainer.step = start.step;
+    return { model, trainer };
+  }
+
+  private closeRun(): void {
+    if (!this.run) return;
+    this.run.trainer.dispose();
+    this.run.model.dispose();
+    this.run = null;
+  }
+
+  private setStatus(run: Run, status: RunStatus, message?: string): void {
+    run.status = status;
+    const event: LabEvent = { type: 'status', runId: run.id, status, step: run.trainer.step };
+    this.options.emit(message === undefined ? event : { ...event, message });
+  }
+
+  private requireRun(): Run {
+    if (!this.run) throw new Error('no run: call startRun first');
+    return this.run;
+  }
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

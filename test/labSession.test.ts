@@ -1,0 +1,429 @@
+/**
+ * The lab's trainer session and worker API in Node (wasm backend), with a tiny model and a fake
+ * sandbox: runs start, step, pause, reset to the base bit-equal, checkpoints round-trip, bad input
+ * is refused with the field's message, pretraining reports progress, and no tensor leaks.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PRESETS, type ExperimentConfig } from '../src/core/experiment';
+import { deserializeCheckpoint, serializeCheckpoint } from '../src/core/model/checkpoint';
+import type { GPTConfig } from '../src/core/model/config';
+import { GPT } from '../src/core/model/gpt';
+import type { StepMetrics } from '../src/core/metrics/stepMetrics';
+import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
+import { VOCAB_SIZE } from '../src/core/tokenizer';
+import { LabSession } from '../src/lab/labSession';
+import type { PretrainShape } from '../src/lab/pretrainJob';
+import { progressEvent } from '../src/lab/progressEvent';
+import type { BackendInfo, CheckpointBlob, LabEvent } from '../src/lab/protocol';
+import { createTrainerApi } from '../src/lab/trainerApi';
+import { WorkQueue } from '../src/lab/workQueue';
+import { useNodeBackend } from '../src/node/tfBackend';
+
+const TINY: GPTConfig = { vocabSize: VOCAB_SIZE, contextLength: 96, nLayer: 1, nHead: 2, nEmbd: 16, mlpRatio: 2 };
+const TINY_PRETRAIN: PretrainShape = { model: TINY, batchSize: 2, rowLength: 32 };
+
+/** Quick preset cut down to seconds: 2 prompts x 2 samples, short responses, every group kept. */
+const CONFIG: ExperimentConfig = {
+  ...PRESETS.quick,
+  steps: 4,
+  promptsPerStep: 2,
+  groupSize: 2,
+  minibatchSize: 4,
+  maxResponseTokens: 12,
+  maxOutputChars: 16,
+  filterLow: 0,
+  filterHigh: 1,
+  testEvery: 1000,
+  samplesPerStep: 2,
+};
+
+/** Evaluates `print(<integer arithmetic>)` with a small parser (never eval); anything else is a NameError. */
+class ArithmeticSandbox implements PythonSandbox {
+  runs = 0;
+
+  async run(code: string): Promise<RunResult> {
+    this.runs++;
+    const match = /^\s*print\(([\d\s+\-*()]+)\)\s*$/.exec(code);
+    const value = match ? evaluateArithmetic(match[1]) : null;
+    if (value === null) {
+      return { ok: false, stdout: '', stderr: '', error: { type: 'NameError', message: 'not arithmetic' }, timedOut: false, truncated: false, durationMs: 0 };
+    }
+    return { ok: true, stdout: `${value}\n`, stderr: '', timedOut: false, truncated: false, durationMs: 0 };
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** + - * and parentheses over integers, left to right with the usual precedence; null when malformed. */
+function evaluateArithmetic(text: string): number | null {
+  const tokens = text.match(/\d+|[+\-*()]/g) ?? [];
+  let at = 0;
+  const factor = (): number | null => {
+    const token = tokens[at++];
+    if (token === '(') {
+      const inner = sum();
+      return tokens[at++] === ')' ? inner : null;
+    }
+    if (token === '-') {
+      const inner = factor();
+      return inner === null ? null : -inner;
+    }
+    return token !== undefined && /^\d+$/.test(token) ? Number(token) : null;
+  };
+  const product = (): number | null => {
+    let left = factor();
+    while (left !== null && tokens[at] === '*') {
+      at++;
+      const right = factor();
+      left = right === null ? null : left * right;
+    }
+    return left;
+  };
+  const sum = (): number | null => {
+    let left = product();
+    while (left !== null && (tokens[at] === '+' || tokens[at] === '-')) {
+      const op = tokens[at++];
+      const right = product();
+      left = right === null ? null : op === '+' ? left + right : left - right;
+    }
+    return left;
+  };
+  const value = sum();
+  return at === tokens.length ? value : null;
+}
+
+/**
+ * A random tiny model whose critic predicts 0.5 everywhere. It never earns a reward, so with the
+ * usual zero critic every advantage would be 0 and an update would change nothing.
+ */
+function baseBlob(): CheckpointBlob {
+  const init = GPT.init(TINY, 7);
+  const weights = Object.fromEntries(init.namedWeights().map(({ name, tensor }) => [name, tensor.dataSync() as Float32Array]));
+  init.dispose();
+  weights['valueHead.b'] = new Float32Array([0.5]);
+  const model = GPT.fromWeights(TINY, weights);
+  const blob = serializeCheckpoint(model, { kind: 'test-base' });
+  model.dispose();
+  return blob;
+}
+
+function newSession(events: LabEvent[], onEvent: (event: LabEvent) => void = () => undefined): LabSession {
+  const blob = baseBlob();
+  const { model, meta } = deserializeCheckpoint(blob.manifest, blob.weights);
+  return new LabSession({
+    base: model,
+    baseMeta: meta,
+    sandbox: new ArithmeticSandbox(),
+    emit: (event) => {
+      events.push(event);
+      onEvent(event);
+    },
+    pretrainShape: TINY_PRETRAIN,
+  });
+}
+
+const stepEvents = (events: LabEvent[]) => events.filter((e): e is Extract<LabEvent, { type: 'step' }> => e.type === 'step');
+const statusEvents = (events: LabEvent[]) => events.filter((e): e is Extract<LabEvent, { type: 'status' }> => e.type === 'status');
+const lastStatus = (events: LabEvent[]) => statusEvents(events).at(-1);
+
+/** The figures a replayed step must reproduce exactly (timings excluded). */
+function deterministicFigures(m: StepMetrics) {
+  const { seconds: _seconds, tokensPerSecond: _tokensPerSecond, ...rest } = m;
+  return rest;
+}
+
+beforeAll(async () => {
+  await useNodeBackend('wasm');
+});
+
+describe('progressEvent and WorkQueue', () => {
+  it('extrapolates the ETA from the mean time per finished item', () => {
+    expect(progressEvent('pretrain', 2, 10, 1000)).toEqual({ type: 'progress', task: 'pretrain', done: 2, total: 10, etaSeconds: 4 });
+    expect(progressEvent('evaluate', 0, 3, 500).etaSeconds).toBeNull();
+    expect(progressEvent('evaluate', 3, 3, 900, 'Nmax 2').etaSeconds).toBe(0);
+  });
+
+  it('runs jobs one at a time in call order, and a failure does not stop the next job', async () => {
+    const queue = new WorkQueue();
+    const log: string[] = [];
+    const slow = queue.run(async () => {
+      log.push('a start');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      log.push('a end');
+    });
+    const failing = queue.run(async () => {
+      log.push('b');
+      throw new Error('b failed');
+    });
+    const last = queue.run(async () => log.push('c'));
+    await slow;
+    await expect(failing).rejects.toThrow('b failed');
+    await last;
+    expect(log).toEqual(['a start', 'a end', 'b', 'c']);
+  });
+});
+
+describe('LabSession', () => {
+  it('starts a run with its step-0 record, steps once, and stops at the budget', async () => {
+    const events: LabEvent[] = [];
+    const session = newSession(events);
+    await session.startRun('run-a', CONFIG);
+    expect(statusEvents(events)[0]).toEqual({ type: 'status', runId: 'run-a', status: 'idle', step: 0 });
+    const [initial] = stepEvents(events);
+    expect(initial.metrics.step).toBe(0);
+    expect(initial.metrics.testAccuracy).toBeGreaterThanOrEqual(0);
+    expect(initial.samples).toEqual([]);
+
+    await session.step();
+    const first = stepEvents(events)[1];
+    expect(first.runId).toBe('run-a');
+    expect(first.metrics.step).toBe(1);
+    expect(first.metrics.accuracy).not.toBeNull();
+    expect(first.samples).toHaveLength(CONFIG.samplesPerStep);
+    expect(lastStatus(events)).toEqual({ type: 'status', runId: 'run-a', status: 'paused', step: 1 });
+
+    await session.train();
+    expect(stepEvents(events).map((e) => e.metrics.step)).toEqual([0, 1, 2, 3, 4]);
+    expect(lastStatus(events)).toEqual({ type: 'status', runId: 'run-a', status: 'finished', step: 4 });
+    await expect(session.step()).rejects.toThrow('run run-a has reached its step budget (4 steps)');
+    await session.dispose();
+  });
+
+  it('pauses between steps when pause arrives during training, and train resumes from there', async () => {
+    const events: LabEvent[] = [];
+    let pausing: Promise<void> | null = null;
+    const session = newSession(events, (event) => {
+      // A pause message arriving while step 1 is being reported (as a worker message would: a macrotask).
+      if (event.type === 'step' && event.metrics.step === 1 && !pausing) setTimeout(() => (pausing = session.pause()), 0);
+    });
+    await session.startRun('run-p', { ...CONFIG, steps: 50 });
+    await session.train();
+    await pausing;
+    expect(stepEvents(events).map((e) => e.metrics.step)).toEqual([0, 1]);
+    expect(statusEvents(events).map((e) => e.status)).toEqual(['idle', 'training', 'paused']);
+    expect(lastStatus(events)?.step).toBe(1);
+
+    await session.step();
+    expect(stepEvents(events).at(-1)?.metrics.step).toBe(2);
+    await session.dispose();
+  });
+
+  it('refuses to step or start a second training while training runs', async () => {
+    const events: LabEvent[] = [];
+    const session = newSession(events);
+    await session.startRun('run-busy', { ...CONFIG, steps: 2 });
+    const training = session.train();
+    await expect(session.step()).rejects.toThrow('training is running; pause it before stepping');
+    await expect(session.train()).rejects.toThrow('the worker is busy training; pause it first');
+    await training;
+    expect(lastStatus(events)?.status).toBe('finished');
+    await session.dispose();
+  });
+
+  it('resets to the base weights bit-equal and step 0, and replays the same steps', async () => {
+    const events: LabEvent[] = [];
+    const session = newSession(events);
+    await session.startRun('run-r', CONFIG);
+    const atStart = await session.saveCheckpoint();
+    await session.step();
+    await session.step();
+    const trained = await session.saveCheckpoint();
+    expect(Buffer.from(trained.weights).equals(Buffer.from(atStart.weights))).toBe(false);
+    const firstRun = stepEvents(events).slice(0, 3);
+
+    events.length = 0;
+    await session.reset();
+    expect(lastStatus(events)).toEqual({ type: 'status', runId: 'run-r', status: 'idle', step: 0 });
+    expect(session.currentStep).toBe(0);
+    const afterReset = await session.saveCheckpoint();
+    expect(Buffer.from(afterReset.weights).equals(Buffer.from(atStart.weights))).toBe(true);
+    expect((afterReset.manifest as { meta: { step: number } }).meta.step).toBe(0);
+
+    await session.step();
+    await session.step();
+    const replay = stepEvents(events);
+    expect(replay.map((e) => e.metrics.step)).toEqual([0, 1, 2]);
+    expect(replay[0].metrics).toEqual(firstRun[0].metrics);
+    for (const i of [1, 2]) {
+      expect(deterministicFigures(replay[i].metrics)).toEqual(deterministicFigures(firstRun[i].metrics));
+      expect(replay[i].samples).toEqual(firstRun[i].samples);
+    }
+    await session.dispose();
+  });
+
+  it('round-trips a checkpoint: a run resumed from it has the same weights and continues the step count', async () => {
+    const events: LabEvent[] = [];
+    const session = newSession(events);
+    await session.startRun('run-c', CONFIG);
+    await session.step();
+    await session.step();
+    const saved = await session.saveCheckpoint();
+    expect((saved.manifest as { meta: Record<string, unknown> }).meta).toMatchObject({ kind: 'rl', runId: 'run-c', step: 2 });
+
+    events.length = 0;
+    await session.startRun('run-c2', CONFIG, { checkpoint: saved, step: 2 });
+    expect(stepEvents(events)).toEqual([]);
+    expect(lastStatus(events)).toEqual({ type: 'status', runId: 'run-c2', status: 'idle', step: 2 });
+    const reloaded = await session.saveCheckpoint();
+    expect(Buffer.from(reloaded.weights).equals(Buffer.from(saved.weights))).toBe(true);
+    await session.step();
+    expect(stepEvents(events).map((e) => e.metrics.step)).toEqual([3]);
+
+    const truncated = { manifest: saved.manifest, weights: saved.weights.slice(0, 100) };
+    await expect(session.startRun('run-bad', CONFIG, { checkpoint: truncated, step: 0 })).rejects.toThrow(
+      'checkpoint weights buffer has 100 bytes, too short for weight "wte"',
+    );
+    expect(session.currentRunId).toBe('run-c2');
+    expect(session.currentStep).toBe(3);
+    await session.dispose();
+  });
+
+  it('evaluates the current weights at each inference Nmax with progress', async () => {
+    const events: LabEvent[] = [];
+    const session = newSession(events);
+    await session.startRun('run-e', CONFIG);
+    const row = await session.evaluate([0, 2]);
+    expect(row.runId).toBe('run-e');
+    expect(Object.keys(row.accuracyByNmax).map(Number)).toEqual([0, 2]);
+    for (const accuracy of Object.values(row.accuracyByNmax)) expect(accuracy).toBeGreaterThanOrEqual(0);
+    // The run's own Nmax (2) gives the step-0 figure again: same weights, same greedy decoding.
+    expect(row.accuracyByNmax[2]).toBe(stepEvents(events)[0].metrics.testAccuracy);
+    const progress = events.filter((e) => e.type === 'progress');
+    expect(progress.map((e) => (e.type === 'progress' ? [e.task, e.done, e.total] : null))).toEqual([
+      ['evaluate', 0, 2],
+      ['evaluate', 1, 2],
+      ['evaluate', 2, 2],
+    ]);
+    await expect(session.evaluate([1, 17])).rejects.toThrow('evaluate needs a list of whole Nmax values from 0 to 16, got [1,17]');
+    await expect(session.evaluate([])).rejects.toThrow('evaluate needs a list');
+    await session.dispose();
+  });
+
+  it('pretrains a fresh model with a step and a progress event per step, and pause stops it early', async () => {
+    const events: LabEvent[] = [];
+    const session = newSession(events);
+    const blob = await session.pretrain({ steps: 3, seed: 5, toolPrior: 0.5 });
+    const losses = events.filter((e) => e.type === 'pretrainStep');
+    expect(losses.map((e) => (e.type === 'pretrainStep' ? e.step : -1))).toEqual([1, 2, 3]);
+    for (const e of losses) if (e.type === 'pretrainStep') expect(e.loss).toBeGreaterThan(0);
+    const progress = events.filter((e): e is Extract<LabEvent, { type: 'progress' }> => e.type === 'progress');
+    expect(progress.map((e) => [e.task, e.done, e.total])).toEqual([
+      ['pretrain', 0, 3],
+      ['pretrain', 1, 3],
+      ['pretrain', 2, 3],
+      ['pretrain', 3, 3],
+    ]);
+    expect(progress[0].etaSeconds).toBeNull();
+    expect(progress[3].etaSeconds).toBe(0);
+    const { model, meta } = deserializeCheckpoint(blob.manifest, blob.weights);
+    expect(model.config).toEqual(TINY);
+    expect(meta).toMatchObject({ kind: 'base', stepsCompleted: 3, pretrain: { seed: 5, steps: 3, recipe: { toolPrior: 0.5 } } });
+    model.dispose();
+
+    await expect(session.pretrain({ steps: 0, seed: -1, toolPrior: 2 })).rejects.toThrow(
+      'invalid pretrain options: steps must be a whole number from 1 to 100000; seed must be a whole number from 0 to 2147483647; toolPrior must be a number from 0 to 1',
+    );
+
+    events.length = 0;
+    const long = session.pretrain({ steps: 200, seed: 5, toolPrior: 0.5 });
+    await session.pause();
+    const stopped = await long;
+    const stepsDone = (stopped.manifest as { meta: { stepsCompleted: number } }).meta.stepsCompleted;
+    expect(stepsDone).toBeLessThan(200);
+    expect(events.filter((e) => e.type === 'pretrainStep')).toHaveLength(stepsDone);
+    await session.dispose();
+  });
+
+  it('keeps the tensor count flat over steps, reset, a second run, evaluation and pretraining', async () => {
+    const before = tf.memory().numTensors;
+    const session = newSession([]);
+    const withBase = tf.memory().numTensors;
+    await session.startRun('run-m', CONFIG);
+    const runOpen = tf.memory().numTensors;
+    await session.step(); // Adam's moments appear at the first update
+    const afterFirstStep = tf.memory().numTensors;
+    await session.step();
+    await session.step();
+    expect(tf.memory().numTensors).toBe(afterFirstStep);
+    await session.reset();
+    expect(tf.memory().numTensors).toBe(runOpen);
+    await session.step();
+    expect(tf.memory().numTensors).toBe(afterFirstStep);
+    await session.evaluate([1]);
+    await session.saveCheckpoint();
+    expect(tf.memory().numTensors).toBe(afterFirstStep);
+    await session.startRun('run-m2', { ...CONFIG, algorithm: 'grpo', seed: 3 });
+    expect(tf.memory().numTensors).toBe(runOpen);
+    await session.pretrain({ steps: 2, seed: 1, toolPrior: 0.1 });
+    expect(tf.memory().numTensors).toBe(runOpen);
+    await session.dispose();
+    expect(withBase).toBeGreaterThan(before);
+    expect(tf.memory().numTensors).toBe(before);
+  });
+});
+
+describe('createTrainerApi', () => {
+  const info: BackendInfo = { name: 'wasm', adapter: null, probeMs: { wasm: 1 }, reason: 'test' };
+
+  function api(events: LabEvent[], choices: string[] = []) {
+    const blob = baseBlob();
+    const worker = createTrainerApi({
+      chooseBackend: async (choice) => {
+        choices.push(choice);
+        return info;
+      },
+      loadCheckpoint: async (url) => {
+        if (url !== '/models/base/model.json') throw new Error(`no checkpoint at ${url}`);
+        return blob;
+      },
+      createSandbox: async () => new ArithmeticSandbox(),
+      pretrainShape: TINY_PRETRAIN,
+    });
+    return { worker, init: () => worker.init({ backend: 'auto', baseModelUrl: '/models/base/model.json' }, (e) => events.push(e)) };
+  }
+
+  it('refuses commands before init, and a bad config with the field message and an error event', async () => {
+    const events: LabEvent[] = [];
+    const choices: string[] = [];
+    const { worker, init } = api(events, choices);
+    await expect(worker.step()).rejects.toThrow('the trainer worker is not initialised: call init first');
+
+    expect(await init()).toEqual(info);
+    expect(choices).toEqual(['auto']);
+    expect(events.slice(0, 2)).toEqual([
+      { type: 'backend', info },
+      { type: 'status', runId: null, status: 'idle', step: 0 },
+    ]);
+
+    events.length = 0;
+    const bad = { ...CONFIG, nmax: 99, learningRate: Number.NaN };
+    await expect(worker.startRun('run-x', bad)).rejects.toThrow(
+      'invalid experiment config: nmax must be between 0 and 16; learningRate must be a number',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(events).toEqual([{ type: 'error', message: 'invalid experiment config: nmax must be between 0 and 16; learningRate must be a number' }]);
+
+    // The worker is still usable after refusing the input.
+    await worker.startRun('run-ok', CONFIG);
+    await worker.step();
+    expect(events.filter((e) => e.type === 'step').map((e) => (e.type === 'step' ? e.metrics.step : -1))).toEqual([0, 1]);
+  });
+
+  it('rejects an unknown backend choice and a missing base model with clear messages, and can init again', async () => {
+    const events: LabEvent[] = [];
+    const { worker, init } = api(events);
+    await expect(worker.init({ backend: 'tpu' as never, baseModelUrl: '/m' }, (e) => events.push(e))).rejects.toThrow(
+      'backend must be one of auto, webgpu, webgl, wasm, cpu, got "tpu"',
+    );
+    await expect(worker.init({ backend: 'wasm', baseModelUrl: '/nowhere/model.json' }, (e) => events.push(e))).rejects.toThrow(
+      'no checkpoint at /nowhere/model.json',
+    );
+    await init();
+    const afterFirstInit = tf.memory().numTensors;
+    await init(); // disposes the first session's base model before loading again
+    expect(tf.memory().numTensors).toBe(afterFirstInit);
+    await worker.startRun('run-2', CONFIG);
+    await worker.step();
+  });
+});
