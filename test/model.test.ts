@@ -1,7 +1,8 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BASE_MODEL_CONFIG, GPTConfig } from '../src/core/model/config';
-import { alibiSlopes, GPT, weightSpecs } from '../src/core/model/gpt';
+import { alibiSlopes } from '../src/core/model/attention';
+import { GPT, weightSpecs } from '../src/core/model/gpt';
 import { randomModel, randomTokens, randomWeights, tensorsLeftBy, TINY_CONFIG, useWasmBackend } from './modelHelpers';
 
 beforeAll(useWasmBackend);
@@ -42,14 +43,7 @@ function maxAbsDiff(a: unknown, b: unknown): number {
   return x.reduce((m, xi, i) => Math.max(m, Math.abs(xi - y[i])), 0);
 }
 
-// erf by Abramowitz & Stegun 7.1.26 (|error| < 1.5e-7), for the reference model below
-function erf(x: number): number {
-  const t = 1 / (1 + 0.3275911 * Math.abs(x));
-  const poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
-  return Math.sign(x) * (1 - poly * Math.exp(-x * x));
-}
-
-/** The GPT written out with plain loops in float64, from the definitions (pre-LN, ALiBi, GELU, heads). */
+/** The GPT written out with plain loops in float64, from the definitions (pre-LN, ALiBi, GPT-2's tanh GELU, heads). */
 function referenceForward(config: GPTConfig, w: Record<string, Float32Array>, tokens: number[], alibi = true) {
   const { nEmbd: C, nHead: H, vocabSize: V } = config;
   const D = C / H;
@@ -86,7 +80,7 @@ function referenceForward(config: GPTConfig, w: Record<string, Float32Array>, to
     xs = xs.map((x, i) => {
       const afterAttention = linear(attended[i], w[`${p}attn.proj.w`], w[`${p}attn.proj.b`], C).map((a, c) => x[c] + a);
       const up = linear(layerNorm(afterAttention, `${p}ln2`), w[`${p}mlp.fc.w`], w[`${p}mlp.fc.b`], hidden);
-      const activated = up.map((u) => 0.5 * u * (1 + erf(u / Math.SQRT2)));
+      const activated = up.map((u) => 0.5 * u * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * (u + 0.044715 * u ** 3))));
       return linear(activated, w[`${p}mlp.proj.w`], w[`${p}mlp.proj.b`], C).map((m, c) => afterAttention[c] + m);
     });
   }
@@ -237,22 +231,24 @@ describe('GPT forward', () => {
     const eps = 1e-2;
     for (const { name, tensor } of model.namedWeights()) {
       const gradient = grads[tensor.name].dataSync();
-      const index = name === 'wte' ? 1 * 4 + 2 : gradient.length - 1; // wte: a row of a token that occurs
       const original = tensor.dataSync().slice();
-      const lossAt = (delta: number) => {
-        const moved = original.slice();
-        moved[index] += delta;
-        tensor.assign(tf.tensor(moved, tensor.shape));
-        const l = loss();
-        const result = l.dataSync()[0];
-        l.dispose();
-        return result;
-      };
-      const numeric = (lossAt(eps) - lossAt(-eps)) / (2 * eps);
-      tensor.assign(tf.tensor(original, tensor.shape));
-      expect(Math.abs(gradient[index] - numeric), `${name}: analytic ${gradient[index]} vs numeric ${numeric}`).toBeLessThan(
-        2e-3 + 0.01 * Math.abs(numeric),
-      );
+      // qkv.w [4, 12]: columns 1, 5, 9 are in q, k and v; wte: rows of tokens that occur
+      const indices = name === 'h.0.attn.qkv.w' ? [1, 12 + 5, 24 + 9] : name === 'wte' ? [4 + 2, 24 + 1] : [0, original.length - 1];
+      for (const index of indices) {
+        const lossAt = (delta: number) => {
+          const moved = original.slice();
+          moved[index] += delta;
+          tensor.assign(tf.tensor(moved, tensor.shape));
+          const l = loss();
+          const result = l.dataSync()[0];
+          l.dispose();
+          return result;
+        };
+        const numeric = (lossAt(eps) - lossAt(-eps)) / (2 * eps);
+        tensor.assign(tf.tensor(original, tensor.shape));
+        const message = `${name}[${index}]: analytic ${gradient[index]} vs numeric ${numeric}`;
+        expect(Math.abs(gradient[index] - numeric), message).toBeLessThan(2e-3 + 0.01 * Math.abs(numeric));
+      }
     }
     tf.dispose([tokens, logitCoefficients, valueCoefficients, grads]);
     model.dispose();

@@ -13,6 +13,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { Random } from '../random';
+import { alibiBias, cachedAttention, causalAttention, LayerKV } from './attention';
 import { GPTConfig, validateGPTConfig } from './config';
 
 // ---------------------------------------------------------------------------------------------
@@ -119,18 +120,37 @@ function structure(config: GPTConfig, named: Map<string, tf.Variable>): ModelWei
 
 // ---------------------------------------------------------------------------------------------
 // Layers
+//
+// Each layer is one tf.customGrad op with its gradient written out, which on tfjs-backend-wasm is much
+// faster than tfjs's automatic one: that multiplies with transposed operands, which wasm runs in a naive
+// loop ~15x slower (measured) than the XNNPACK path of a plain 2-D product, and its tape copies the
+// inputs of every small op (an Identity kernel per tensor kept) for the backward pass.
 
 const LAYER_NORM_EPS = 1e-5;
 
-function layerNorm(x: tf.Tensor, w: LayerNormWeights): tf.Tensor {
-  const centered = tf.sub(x, tf.mean(x, -1, true));
-  const variance = tf.mean(tf.square(centered), -1, true);
-  return tf.add(tf.mul(tf.mul(centered, tf.rsqrt(tf.add(variance, LAYER_NORM_EPS))), w.gamma), w.beta);
-}
+/** LayerNorm over the last axis: x [..., C], gamma and beta [C]. */
+const layerNormOp = tf.customGrad((x, gamma, beta, save) => {
+  const centered = tf.sub(x as tf.Tensor, tf.mean(x as tf.Tensor, -1, true));
+  const rstd = tf.rsqrt(tf.add(tf.mean(tf.square(centered), -1, true), LAYER_NORM_EPS));
+  const normalized = tf.mul(centered, rstd);
+  (save as tf.GradSaveFunc)([normalized, rstd, gamma as tf.Tensor]);
+  return {
+    value: tf.add(tf.mul(normalized, gamma as tf.Tensor), beta as tf.Tensor),
+    gradFunc: (dy: tf.Tensor, [xHat, savedRstd, savedGamma]: tf.Tensor[]) => {
+      const dxHat = tf.mul(dy, savedGamma);
+      const dx = tf.mul(
+        savedRstd,
+        tf.sub(tf.sub(dxHat, tf.mean(dxHat, -1, true)), tf.mul(xHat, tf.mean(tf.mul(dxHat, xHat), -1, true))),
+      );
+      const sumRows = (t: tf.Tensor) => tf.sum(tf.reshape(t, [-1, savedGamma.size]), 0);
+      return [dx, sumRows(tf.mul(dy, xHat)), sumRows(dy)];
+    },
+  };
+});
 
-// tfjs's own MatMul gradient multiplies with transposed operands, which tfjs-backend-wasm runs in a
-// naive loop ~15x slower (measured) than the XNNPACK path it takes for a plain 2-D product. The two
-// ops below have hand-written gradients in which every product is plain, transposing explicitly.
+function layerNorm(x: tf.Tensor3D, w: LayerNormWeights): tf.Tensor3D {
+  return layerNormOp(x, w.gamma, w.beta) as tf.Tensor3D;
+}
 
 /** a [M, K] @ b [K, N]. */
 const matMul2d = tf.customGrad((a, b, save) => {
@@ -170,81 +190,40 @@ function linear(x: tf.Tensor3D, w: Linear): tf.Tensor3D {
   return linearOp(x, w.w, w.b) as tf.Tensor3D;
 }
 
-/** Exact GELU, 0.5 x (1 + erf(x / sqrt 2)): erf is one wasm kernel, fewer ops than the tanh form. */
-function gelu(x: tf.Tensor): tf.Tensor {
-  return tf.mul(tf.mul(x, 0.5), tf.add(tf.erf(tf.mul(x, Math.SQRT1_2)), 1));
-}
+// 0.5 (1 + tanh(z)) = sigmoid(2z), and wasm's sigmoid is ~5x faster than its tanh or erf (measured)
+const GELU_SCALE = 2 * Math.sqrt(2 / Math.PI);
+const GELU_CUBIC = 0.044715;
 
-/** ALiBi head slopes 2^(-8 (h+1) / H) (Press et al., "Train Short, Test Long"). */
-export function alibiSlopes(nHead: number): number[] {
-  return Array.from({ length: nHead }, (_, h) => 2 ** ((-8 * (h + 1)) / nHead));
-}
+/** GELU in GPT-2's tanh form, 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), as x sigmoid(...). */
+const geluOp = tf.customGrad((x, save) => {
+  const input = x as tf.Tensor;
+  (save as tf.GradSaveFunc)([input]);
+  const gate = (t: tf.Tensor) => tf.sigmoid(tf.mul(tf.add(t, tf.mul(tf.mul(tf.square(t), t), GELU_CUBIC)), GELU_SCALE));
+  return {
+    value: tf.mul(input, gate(input)),
+    gradFunc: (dy: tf.Tensor, [savedX]: tf.Tensor[]) => {
+      const g = gate(savedX);
+      const dz = tf.mul(tf.add(tf.mul(tf.square(savedX), 3 * GELU_CUBIC), 1), GELU_SCALE);
+      return tf.mul(dy, tf.add(g, tf.mul(tf.mul(savedX, tf.mul(g, tf.sub(1, g))), dz)));
+    },
+  };
+});
 
-/** Far below any score, so softmax gives future keys exactly 0 (a finite value keeps gradients NaN-free). */
-const MASKED = -1e9;
+/** Where a block's attention gets its keys, qkv [B, T, 3C] -> [B, T, C]: the whole sequence (forward) or a KV cache (step). */
+type AttentionCore = (layer: number, qkv: tf.Tensor3D) => tf.Tensor3D;
 
-/**
- * The additive attention bias [H, L, L] for query i and key j: -slope_h * (i - j) for j <= i (ALiBi, the
- * only position signal in the model), MASKED for j > i (causal). Full pass and step slice the same tensor.
- */
-function alibiCausalBias(nHead: number, length: number): tf.Tensor3D {
-  const slopes = alibiSlopes(nHead);
-  const bias = new Float32Array(nHead * length * length);
-  for (let h = 0; h < nHead; h++) {
-    for (let i = 0; i < length; i++) {
-      for (let j = 0; j < length; j++) bias[(h * length + i) * length + j] = j <= i ? -slopes[h] * (i - j) : MASKED;
-    }
-  }
-  return tf.tensor3d(bias, [nHead, length, length]);
-}
-
-/** One layer's cached keys and values, each [B, H, positions so far, headDim]. */
-type LayerKV = { keys: tf.Tensor4D; values: tf.Tensor4D };
-
-/**
- * Causal self-attention of x [B, T, C] at positions past..past+T-1, where `past` is the number of
- * positions already in `cached` (none in a full pass). Returns the output and the keys and values
- * through the last new position, which a step stores as the next cache.
- */
-function causalSelfAttention(
-  x: tf.Tensor3D,
-  w: BlockWeights,
-  nHead: number,
-  bias: tf.Tensor3D,
-  cached: LayerKV | null,
-): { y: tf.Tensor3D; kv: LayerKV } {
-  const [B, T, C] = x.shape;
-  const headDim = C / nHead;
-  const toHeads = (t: tf.Tensor) => tf.transpose(tf.reshape(t, [B, T, nHead, headDim]), [0, 2, 1, 3]) as tf.Tensor4D;
-  const [q, k, v] = tf.split(linear(x, w.qkv), 3, -1).map(toHeads);
-  const keys = cached ? tf.concat([cached.keys, k], 2) : k;
-  const values = cached ? tf.concat([cached.values, v], 2) : v;
-  const past = cached ? cached.keys.shape[2] : 0;
-  const length = past + T;
-  const scores = tf.add(
-    tf.matMul(tf.mul(q, 1 / Math.sqrt(headDim)), keys, false, true), // [B, H, T, length]
-    tf.slice(bias, [0, past, 0], [nHead, T, length]),
-  );
-  const heads = tf.matMul(tf.softmax(scores), values); // [B, H, T, headDim]
-  const merged = tf.reshape(tf.transpose(heads, [0, 2, 1, 3]), [B, T, C]) as tf.Tensor3D;
-  return { y: linear(merged, w.attnProj), kv: { keys, values } };
+function selfAttention(x: tf.Tensor3D, w: BlockWeights, layer: number, core: AttentionCore): tf.Tensor3D {
+  return linear(core(layer, linear(x, w.qkv)), w.attnProj);
 }
 
 function mlp(x: tf.Tensor3D, w: BlockWeights): tf.Tensor3D {
-  return linear(gelu(linear(x, w.fc)) as tf.Tensor3D, w.mlpProj);
+  return linear(geluOp(linear(x, w.fc)) as tf.Tensor3D, w.mlpProj);
 }
 
 /** Pre-LayerNorm transformer block. */
-function block(
-  x: tf.Tensor3D,
-  w: BlockWeights,
-  nHead: number,
-  bias: tf.Tensor3D,
-  cached: LayerKV | null,
-): { out: tf.Tensor3D; kv: LayerKV } {
-  const attention = causalSelfAttention(layerNorm(x, w.ln1) as tf.Tensor3D, w, nHead, bias, cached);
-  const h = tf.add(x, attention.y);
-  return { out: tf.add(h, mlp(layerNorm(h, w.ln2) as tf.Tensor3D, w)), kv: attention.kv };
+function block(x: tf.Tensor3D, w: BlockWeights, layer: number, core: AttentionCore): tf.Tensor3D {
+  const h = tf.add<tf.Tensor3D>(x, selfAttention(layerNorm(x, w.ln1), w, layer, core));
+  return tf.add(h, mlp(layerNorm(h, w.ln2), w));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -308,7 +287,7 @@ export class GPT {
       }),
     );
     this.weights = structure(config, new Map(this.named.map(({ name, tensor }) => [name, tensor])));
-    this.bias = alibiCausalBias(config.nHead, config.contextLength);
+    this.bias = alibiBias(config.nHead, config.contextLength);
   }
 
   /** A fresh model; the same config and seed always give the same weights, on every backend. */
@@ -353,8 +332,7 @@ export class GPT {
       // needed: wasm's OneHot ignores a float32 dtype argument and writes int32 bits.
       const oneHot = tf.cast(tf.oneHot(tf.reshape(tokens, [B * T]), V), 'float32');
       const x = tf.reshape(matMul2d(oneHot, this.weights.wte), [B, T, C]) as tf.Tensor3D;
-      const { logits, values } = this.run(x, null);
-      return { logits, values };
+      return this.run(x, (_, qkv) => causalAttention(qkv, this.config.nHead, this.bias));
     });
   }
 
@@ -384,7 +362,12 @@ export class GPT {
     const B = cache.batchSize;
     const out = tf.tidy(() => {
       const x = tf.reshape(tf.gather(this.weights.wte, tf.tensor1d(tokens, 'int32')), [B, 1, C]) as tf.Tensor3D;
-      const { logits, values, kv } = this.run(x, cache.layers.length > 0 ? cache.layers : null);
+      const kv: LayerKV[] = [];
+      const { logits, values } = this.run(x, (layer, qkv) => {
+        const attended = cachedAttention(qkv, this.config.nHead, cache.layers[layer] ?? null, this.bias);
+        kv.push(attended.kv);
+        return attended.out;
+      });
       return { logits: tf.reshape(logits, [B, V]) as tf.Tensor2D, values: tf.reshape(values, [B]) as tf.Tensor1D, kv };
     });
     cache.replace(out.kv);
@@ -392,18 +375,15 @@ export class GPT {
   }
 
   /** Embedded tokens x [B, T, C] through the blocks and both heads. */
-  private run(x: tf.Tensor3D, cached: LayerKV[] | null): { logits: tf.Tensor3D; values: tf.Tensor2D; kv: LayerKV[] } {
+  private run(x: tf.Tensor3D, core: AttentionCore): { logits: tf.Tensor3D; values: tf.Tensor2D } {
     const [B, T, C] = x.shape;
-    const kv: LayerKV[] = [];
-    this.weights.blocks.forEach((w, l) => {
-      const result = block(x, w, this.config.nHead, this.bias, cached ? cached[l] : null);
-      x = result.out;
-      kv.push(result.kv);
+    this.weights.blocks.forEach((w, layer) => {
+      x = block(x, w, layer, core);
     });
-    const h = tf.reshape(layerNorm(x, this.weights.lnF), [B * T, C]);
+    const h = tf.reshape(layerNorm(x, this.weights.lnF), [B * T, C]) as tf.Tensor2D;
     const logits = tf.reshape(matMul2d(h, this.weights.policyHead), [B, T, this.config.vocabSize]) as tf.Tensor3D;
     const values = tf.reshape(tf.add(matMul2d(h, this.weights.valueHead.w), this.weights.valueHead.b), [B, T]) as tf.Tensor2D;
-    return { logits, values, kv };
+    return { logits, values };
   }
 
   /** All weights, in a stable order. */
