@@ -29,7 +29,7 @@ export const DEFAULT_WORKER_INTERPRETER_OPTIONS: WorkerInterpreterOptions = {
 };
 
 const SIGINT = 2;
-const NO_OUTPUT: RunnerOutput = { ok: false, stdout: '', stderr: '', truncated: false, error: null };
+const NO_OUTPUT: RunnerOutput = { ok: false, stdout: '', stderr: '', truncated: false, error: null, guardBypassed: false };
 
 type ResultReply = Extract<WorkerReply, { type: 'result' }>;
 
@@ -133,6 +133,8 @@ export class WorkerInterpreter implements Interpreter {
       return diedResult(`a fatal error in the interpreter; it will be replaced. ${settled.failure ?? ''}`, durationMs);
     }
     const output = JSON.parse(settled.output) as RunnerOutput;
+    // Past the guard, the run may have reached Pyodide's JavaScript side: start the next one clean.
+    if (output.guardBypassed) this.recycle = true;
     return resultFromRunner(output, { interrupted, timeoutMs: options.timeoutMs, durationMs });
   }
 
