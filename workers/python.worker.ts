@@ -12,7 +12,10 @@ import type { InitMessage, RunRequest, WorkerReply } from '../src/browser/sandbo
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
-/** What a worker could use to reach the network or start more code; removed once Pyodide is in. */
+/**
+ * What a worker could use to reach the network, start more code, or touch the app's storage
+ * (IndexedDB, Cache Storage, navigator.storage's private file system); removed once Pyodide is in.
+ */
 const NETWORK_GLOBALS = [
   'fetch',
   'XMLHttpRequest',
@@ -26,15 +29,20 @@ const NETWORK_GLOBALS = [
   'BroadcastChannel',
   'indexedDB',
   'caches',
+  'navigator',
 ];
 
-/** Deletes each name wherever it lives on the global's prototype chain (fetch sits on WorkerGlobalScope.prototype). */
-function removeNetworkGlobals(): void {
+/**
+ * Deletes each name wherever it lives on the global's prototype chain (fetch sits on
+ * WorkerGlobalScope.prototype) and returns the names still reachable, which must be none.
+ */
+function removeNetworkGlobals(): string[] {
   for (let target: object | null = scope; target; target = Object.getPrototypeOf(target)) {
     for (const name of NETWORK_GLOBALS) {
       if (Object.prototype.hasOwnProperty.call(target, name)) Reflect.deleteProperty(target, name);
     }
   }
+  return NETWORK_GLOBALS.filter((name) => name in scope);
 }
 
 /**
@@ -89,7 +97,12 @@ async function serve(init: InitMessage): Promise<void> {
     return;
   }
   const { runner, heapBytes } = started;
-  removeNetworkGlobals();
+  const kept = removeNetworkGlobals();
+  if (kept.length > 0) {
+    // Fail closed: a browser that will not let these go gets no sandbox rather than a leaky one.
+    reply({ type: 'loadFailed', message: `could not remove ${kept.join(', ')} from the worker` });
+    return;
+  }
   port.onmessage = ({ data }: MessageEvent<RunRequest>) => {
     try {
       reply({ type: 'result', id: data.id, output: runner(data.code, data.maxOutputBytes), heapBytes: heapBytes() });

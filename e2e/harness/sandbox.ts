@@ -4,12 +4,20 @@
  */
 import type { RunOptions, RunResult } from '../../src/core/sandbox/protocol';
 import type { SandboxPool, SandboxPoolStats } from '../../src/core/sandbox/pool';
+import { benchSandbox, type SandboxBenchOptions, type SandboxBenchReport } from '../../src/core/sandbox/benchmark';
 import { createBrowserSandbox, type BrowserSandboxOptions } from '../../src/browser/sandbox/createBrowserSandbox';
-import { benchBrowserSandbox } from './sandboxBench';
+import { workerInterpreterFactory } from '../../src/browser/sandbox/workerInterpreter';
 
 /** A result plus the round trip the page saw, from run() to the resolved promise. */
 export interface TimedRunResult extends RunResult {
   wallMs: number;
+}
+
+/** The shared sandbox benchmark over worker interpreters, measured inside the page. */
+export interface ChromiumBenchReport extends SandboxBenchReport {
+  userAgent: string;
+  crossOriginIsolated: boolean;
+  hardwareConcurrency: number;
 }
 
 export interface WebGpuCheck {
@@ -73,7 +81,15 @@ const harness = {
     return { adapter: true, isFallbackAdapter, vendor: adapter.info?.vendor ?? null };
   },
 
-  bench: benchBrowserSandbox,
+  async bench(options: Partial<SandboxBenchOptions> = {}): Promise<ChromiumBenchReport> {
+    const report = await benchSandbox(workerInterpreterFactory(), 'chromium-worker', options);
+    return {
+      ...report,
+      userAgent: navigator.userAgent,
+      crossOriginIsolated: globalThis.crossOriginIsolated,
+      hardwareConcurrency: navigator.hardwareConcurrency,
+    };
+  },
 };
 
 export type SandboxHarness = typeof harness;
