@@ -251,6 +251,28 @@ describe('SandboxPool', () => {
     expect(fake.made[0]!.calls).toHaveLength(0);
   });
 
+  it('warmUp() fills an emptied slot from the standby, then refills the standby', async () => {
+    const fake = fakeFactory();
+    const pool = new SandboxPool(fake.factory, { size: 1, standby: 1 });
+    await pool.warmUp();
+    await pool.run('recycle'); // the slot is empty now, i1 waits on standby
+    await pool.warmUp();
+    expect(pool.stats()).toMatchObject({ coldStarts: 1, standbyStarts: 2, standbyPromotions: 1, idle: 1, standbyReady: 1 });
+    expect((await pool.run('next')).stdout).toBe('i1:next');
+    await pool.close();
+  });
+
+  it('warmUp() rejects when interpreters cannot start', async () => {
+    const fake = fakeFactory({ autoStart: false });
+    const pool = new SandboxPool(fake.factory, { size: 2, standby: 0 });
+    const warming = pool.warmUp();
+    await settle();
+    fake.starts[0]!.fail(new Error('no pyodide'));
+    fake.starts[1]!.release();
+    await expect(warming).rejects.toThrow('no pyodide');
+    await pool.close();
+  });
+
   it('refuses a size below 1', () => {
     expect(() => new SandboxPool(fakeFactory().factory, { size: 0 })).toThrow('at least 1');
   });
