@@ -88,6 +88,7 @@ export class NodeInterpreter implements Interpreter {
   private nextId = 0;
   private pending: PendingRun | null = null;
   private exited = false;
+  /** The child's last words, for a failed start; never put into a RunResult (host paths). */
   private stderrTail = '';
 
   private constructor(
@@ -202,7 +203,7 @@ export class NodeInterpreter implements Interpreter {
     this.finish((durationMs) =>
       signal === 'SIGKILL' && overtime
         ? killedResult(run.timeoutMs, durationMs)
-        : diedResult(`the interpreter process exited (${signal ?? `code ${code}`}). ${this.stderrTail}`.trim(), durationMs),
+        : diedResult(`the interpreter process exited (${signal ?? `code ${code}`})`, durationMs),
     );
   }
 
