@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sampleFromLogProbs, sampleTokens, samplingLogProbs } from '../src/core/model/sampling';
+import { sampleFromLogits, sampleTokens } from '../src/core/model/sampling';
 import { Random } from '../src/core/random';
 import { tensorsLeftBy, useWasmBackend } from './modelHelpers';
 
@@ -71,33 +71,34 @@ describe('sampleTokens', () => {
 
   it('refuses a negative or non-finite temperature', () => {
     const logits = logitsOf([[1, 2]]);
-    expect(() => samplingLogProbs(logits, -1)).toThrow('temperature must be a finite number >= 0, got -1');
-    expect(() => samplingLogProbs(logits, NaN)).toThrow('got NaN');
+    expect(() => sampleTokens(logits, -1, new Random(1))).toThrow('temperature must be a finite number >= 0, got -1');
+    expect(() => sampleTokens(logits, NaN, new Random(1))).toThrow('got NaN');
     logits.dispose();
   });
 });
 
-describe('sampleFromLogProbs', () => {
+describe('sampleFromLogits', () => {
   /** A Random whose next() returns the given values in turn. */
   const fixedRandom = (...values: number[]) => ({ next: () => values.shift()! }) as unknown as Random;
 
   it('inverts the cumulative distribution: u below 0.5 picks the first of [0.5, 0.3, 0.2]', () => {
     const row = Float32Array.from([0.5, 0.3, 0.2].map(Math.log));
-    const picks = [0, 0.49, 0.5, 0.79, 0.8, 0.999].map((u) => sampleFromLogProbs(row, 1, 1, fixedRandom(u)).tokens[0]);
+    const picks = [0, 0.49, 0.51, 0.79, 0.81, 0.999].map((u) => sampleFromLogits(row, 1, 1, fixedRandom(u)).tokens[0]);
     expect(picks).toEqual([0, 0, 1, 1, 2, 2]);
   });
 
-  it('never picks a zero-probability token, even when rounding leaves the total below u', () => {
-    // probabilities sum to 0.9 (as float rounding could leave them short), last token impossible
-    const row = Float32Array.from([Math.log(0.5), Math.log(0.4), -Infinity]);
-    expect(sampleFromLogProbs(row, 1, 1, fixedRandom(0.95)).tokens[0]).toBe(1);
+  it('never picks a zero-probability token, even for u a hair below 1', () => {
+    const row = Float32Array.from([3, 3, -Infinity]);
+    const { tokens, logProbs } = sampleFromLogits(row, 1, 1, fixedRandom(1 - Number.EPSILON / 2));
+    expect(tokens[0]).toBe(1);
+    expect(logProbs[0]).toBeCloseTo(Math.log(0.5), 6);
   });
 
-  it('samples each row with its own draw', () => {
-    const rows = Float32Array.from([Math.log(0.5), Math.log(0.5), Math.log(0.5), Math.log(0.5)]);
-    const { tokens, logProbs } = sampleFromLogProbs(rows, 2, 1, fixedRandom(0.2, 0.7));
+  it('samples each row with its own draw and is stable for large logits', () => {
+    const rows = Float32Array.from([1000, 1000, -1000, -1000]);
+    const { tokens, logProbs } = sampleFromLogits(rows, 2, 1, fixedRandom(0.2, 0.7));
     expect(Array.from(tokens)).toEqual([0, 1]);
-    expect(Array.from(logProbs)).toEqual([Math.fround(Math.log(0.5)), Math.fround(Math.log(0.5))]);
-    expect(() => sampleFromLogProbs(rows, 3, 1, fixedRandom(0))).toThrow('do not split into 3 rows');
+    expect(Array.from(logProbs)).toEqual([Math.fround(-Math.LN2), Math.fround(-Math.LN2)]);
+    expect(() => sampleFromLogits(rows, 3, 1, fixedRandom(0))).toThrow('4 logits do not split into 3 rows');
   });
 });

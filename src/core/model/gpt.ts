@@ -126,6 +126,13 @@ function structure(config: GPTConfig, named: Map<string, tf.Variable>): ModelWei
 // loop ~15x slower (measured) than the XNNPACK path of a plain 2-D product, and its tape copies the
 // inputs of every small op (an Identity kernel per tensor kept) for the backward pass.
 
+/** Column sums of t [rows, cols] -> [cols], as ones @ t: wasm sums over axis 0 by transposing first, ~15x slower. */
+function sumRows(t: tf.Tensor): tf.Tensor1D {
+  const cols = t.shape[t.rank - 1];
+  const t2d = tf.reshape(t, [-1, cols]) as tf.Tensor2D;
+  return tf.reshape(tf.matMul(tf.ones([1, t2d.shape[0]]), t2d), [cols]);
+}
+
 const LAYER_NORM_EPS = 1e-5;
 
 /** LayerNorm over the last axis: x [..., C], gamma and beta [C]. */
@@ -142,7 +149,6 @@ const layerNormOp = tf.customGrad((x, gamma, beta, save) => {
         savedRstd,
         tf.sub(tf.sub(dxHat, tf.mean(dxHat, -1, true)), tf.mul(xHat, tf.mean(tf.mul(dxHat, xHat), -1, true))),
       );
-      const sumRows = (t: tf.Tensor) => tf.sum(tf.reshape(t, [-1, savedGamma.size]), 0);
       return [dx, sumRows(tf.mul(dy, xHat)), sumRows(dy)];
     },
   };
@@ -150,6 +156,24 @@ const layerNormOp = tf.customGrad((x, gamma, beta, save) => {
 
 function layerNorm(x: tf.Tensor3D, w: LayerNormWeights): tf.Tensor3D {
   return layerNormOp(x, w.gamma, w.beta) as tf.Tensor3D;
+}
+
+/** Rows of the embedding table for tokens [B, T] -> [B, T, C], as a one-hot matMul because
+ * tfjs-backend-wasm has no kernel for gather's gradient. Only the table gets a gradient. */
+function embed(tokens: tf.Tensor2D, table: tf.Variable): tf.Tensor3D {
+  const [B, T] = tokens.shape;
+  const [V, C] = table.shape;
+  // wasm's OneHot ignores a float32 dtype argument (it writes int32 bits), hence the cast
+  const oneHot = tf.cast(tf.oneHot(tf.reshape(tokens, [B * T]), V), 'float32') as tf.Tensor2D;
+  const lookUp = tf.customGrad((t, save) => {
+    (save as tf.GradSaveFunc)([oneHot]);
+    return {
+      value: tf.reshape(tf.matMul(oneHot, t as tf.Tensor2D), [B, T, C]),
+      gradFunc: (dy: tf.Tensor, [savedOneHot]: tf.Tensor[]) =>
+        tf.matMul(tf.transpose(savedOneHot), tf.reshape(dy, [B * T, C]) as tf.Tensor2D),
+    };
+  });
+  return lookUp(table) as tf.Tensor3D;
 }
 
 /** a [M, K] @ b [K, N]. */
@@ -180,7 +204,7 @@ const linearOp = tf.customGrad((x, w, b, save) => {
       return [
         tf.reshape(tf.matMul(dy2d, tf.transpose(savedW)), [B, T, inWidth]),
         tf.matMul(tf.transpose(savedX), dy2d),
-        tf.sum(dy2d, 0),
+        sumRows(dy2d),
       ];
     },
   };
@@ -322,18 +346,13 @@ export class GPT {
     if (tokens.rank !== 2 || tokens.dtype !== 'int32') {
       throw new Error(`forward wants int32 tokens [B, T], got ${tokens.dtype} [${tokens.shape}]`);
     }
-    const [B, T] = tokens.shape;
+    const T = tokens.shape[1];
     if (T < 1 || T > this.config.contextLength) {
       throw new Error(`forward got ${T} positions; the model takes 1 to contextLength (${this.config.contextLength})`);
     }
-    return tf.tidy(() => {
-      const { vocabSize: V, nEmbd: C } = this.config;
-      // Embedding as a one-hot matMul: tfjs-backend-wasm has no kernel for gather's gradient. The cast is
-      // needed: wasm's OneHot ignores a float32 dtype argument and writes int32 bits.
-      const oneHot = tf.cast(tf.oneHot(tf.reshape(tokens, [B * T]), V), 'float32');
-      const x = tf.reshape(matMul2d(oneHot, this.weights.wte), [B, T, C]) as tf.Tensor3D;
-      return this.run(x, (_, qkv) => causalAttention(qkv, this.config.nHead, this.bias));
-    });
+    return tf.tidy(() =>
+      this.run(embed(tokens, this.weights.wte), (_, qkv) => causalAttention(qkv, this.config.nHead, this.bias)),
+    );
   }
 
   /** A KV cache for batched incremental decoding of `batchSize` sequences. */
