@@ -1,15 +1,16 @@
 /**
  * A tiny decoder-only, character-level GPT in tfjs-core, read top to bottom like nanoGPT's model.py:
- * the weights and their init, LayerNorm, ALiBi attention with its KV cache, MLP, block, and the GPT
- * with a policy head (logits) and a value head (PPO's critic).
+ * the weights and their init, the layers (LayerNorm, embedding, linear, GELU; the ALiBi attention core
+ * and its KV cache are in attention.ts), MLP, block, and the GPT with a policy head (logits) and a value
+ * head (PPO's critic).
  *
  * `forward` is the full causal pass used in training (differentiable); `step` feeds one token per
- * sequence to a batch of sequences through a KV cache. Both run the same block code, the step with
- * T = 1 and the cached keys and values, so the two agree up to float rounding.
+ * sequence to a batch of sequences through a KV cache. Both run the same blocks; only the attention core
+ * differs (attention.ts), and both cores read the same ALiBi bias, so the two agree up to float rounding.
  *
  * Training needs tfjs's gradients registered, which tfjs-core alone does not do: the entry point (worker,
- * test, CLI) imports '@tensorflow/tfjs-core/dist/register_all_gradients' or its equivalent, as it picks
- * the backend. This file cannot: under tsx in Node that ESM tree fails to resolve.
+ * test, CLI) registers them as it picks the backend ('@tensorflow/tfjs-core/dist/register_all_gradients'
+ * under a bundler, the @tensorflow/tfjs union package in plain Node, where that ESM tree fails to resolve).
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { Random } from '../random';
