@@ -7,6 +7,7 @@ import type { SandboxPool, SandboxPoolStats } from '../../src/core/sandbox/pool'
 import { benchSandbox, type SandboxBenchOptions, type SandboxBenchReport } from '../../src/core/sandbox/benchmark';
 import { createBrowserSandbox, type BrowserSandboxOptions } from '../../src/browser/sandbox/createBrowserSandbox';
 import { workerInterpreterFactory } from '../../src/browser/sandbox/workerInterpreter';
+import type { NestedReply, NestedRequest } from './nestedSandbox.worker';
 
 /** A result plus the round trip the page saw, from run() to the resolved promise. */
 export interface TimedRunResult extends RunResult {
@@ -72,6 +73,20 @@ const harness = {
   async close(): Promise<void> {
     await sandbox?.close();
     sandbox = null;
+  },
+
+  /** Runs codes through a sandbox opened inside a worker, as the trainer worker does. */
+  async runInWorker(codes: string[], options: Partial<RunOptions> = {}): Promise<NestedReply> {
+    const worker = new Worker(new URL('./nestedSandbox.worker.ts', import.meta.url), { type: 'module' });
+    try {
+      return await new Promise<NestedReply>((resolve, reject) => {
+        worker.onmessage = ({ data }: MessageEvent<NestedReply>) => resolve(data);
+        worker.onerror = (event) => reject(new Error(`nested sandbox worker failed: ${event.message}`));
+        worker.postMessage({ codes, options } satisfies NestedRequest);
+      });
+    } finally {
+      worker.terminate();
+    }
   },
 
   async webgpu(): Promise<WebGpuCheck> {
