@@ -4,6 +4,8 @@
  * served with its own CSP, which is what stops model-written code from reaching eval or the
  * network. docs/hosting.md lists the same headers for any other host.
  */
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Connect, type Plugin } from 'vite';
 
 const CROSS_ORIGIN_ISOLATION = {
@@ -43,6 +45,15 @@ function pythonWorkerCspPlugin(): Plugin {
   };
 }
 
+/** The app, plus every test harness page under e2e/harness/ (the e2e suite runs against the build). */
+function buildInputs(): Record<string, string> {
+  const harnessDir = fileURLToPath(new URL('./e2e/harness/', import.meta.url));
+  const harnessPages = readdirSync(harnessDir).filter((name) => name.endsWith('.html'));
+  const inputs: Record<string, string> = { main: 'index.html' };
+  for (const page of harnessPages) inputs[`harness-${page.replace(/\.html$/, '')}`] = `e2e/harness/${page}`;
+  return inputs;
+}
+
 export default defineConfig({
   plugins: [pythonWorkerCspPlugin()],
   server: { headers: CROSS_ORIGIN_ISOLATION },
@@ -50,11 +61,6 @@ export default defineConfig({
   worker: { format: 'es' },
   build: {
     target: 'es2022',
-    rolldownOptions: {
-      input: {
-        main: 'index.html',
-        sandboxHarness: 'e2e/harness/sandbox.html',
-      },
-    },
+    rolldownOptions: { input: buildInputs() },
   },
 });
