@@ -121,7 +121,12 @@ describe('GPT structure', () => {
     expect(step.logits.shape).toEqual([3, 99]);
     expect(step.values.shape).toEqual([3]);
     expect(cache.length).toBe(1);
-    tf.dispose([out.logits, out.values, step.logits, step.values]);
+    const single = model.forward(tf.tensor2d([[1], [2], [3]], [3, 1], 'int32'));
+    expect(single.logits.shape).toEqual([3, 1, 99]);
+    expect(maxAbsDiff(tf.tidy(() => tf.reshape(single.logits, [3, 99]).arraySync()), step.logits.arraySync())).toBeLessThan(1e-5);
+    const full = model.forward(tf.zeros([1, 256], 'int32') as tf.Tensor2D);
+    expect(full.logits.shape).toEqual([1, 256, 99]);
+    tf.dispose([out, step, single, full]);
     cache.dispose();
     model.dispose();
   });
