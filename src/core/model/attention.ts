@@ -95,6 +95,8 @@ export function causalAttention(qkv: tf.Tensor3D, nHead: number, bias: tf.Tensor
       gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
         const [savedQ, savedK, savedV] = saved.slice(0, 3) as tf.Tensor4D[];
         const savedWeights = saved[3] as tf.Tensor3D;
+        // out = W v and W = softmax(q k^T + bias): dW = dOut v^T, dS = W (dW - rowsum(dW W)),
+        // dq = dS k, dk = dS^T q, dv = W^T dOut (per pair n; channelMatMul's layouts say which is which)
         const dOut = tf.reshape(dy, savedQ.shape) as tf.Tensor4D;
         const dWeights = channelMatMul(asTDN(dOut), asDNT(savedV)); // [T, N, T]
         const dScores = tf.mul(savedWeights, tf.sub(dWeights, tf.sum(tf.mul(dWeights, savedWeights), -1, true))) as tf.Tensor3D;
