@@ -1,0 +1,104 @@
+import * as tf from '@tensorflow/tfjs-core';
+import '@tensorflow/tfjs-backend-wasm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TOOL_FORMATS } from '../src/core/env/formats';
+import type { GPT, KVCache } from '../src/core/model/gpt';
+import { Random } from '../src/core/random';
+import { generateRollouts } from '../src/core/rl/rollout';
+import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
+import { answerReward } from '../src/core/tasks/reward';
+import { decode, encode, EOS, VOCAB_SIZE } from '../src/core/tokenizer';
+
+const CODE = ' ```python\nprint(6*7)\n```';
+const OUTPUT = '\n```output\n42\n```\n';
+const SCRIPT = `${CODE}${OUTPUT}Answer: 42`;
+
+/**
+ * A stand-in policy that always writes SCRIPT after "A:", one character per step, whatever was
+ * inserted before: it reads the text fed so far and puts a large logit on SCRIPT's next character.
+ */
+function scriptedModel(): GPT {
+  const fed: number[][] = [];
+  return {
+    newCache(batchSize: number): KVCache {
+      for (let b = 0; b < batchSize; b++) fed[b] = [];
+      return { batchSize, length: 0, dispose() {} };
+    },
+    step(_cache: KVCache, tokens: Int32Array) {
+      const logits = new Float32Array(tokens.length * VOCAB_SIZE);
+      tokens.forEach((token, b) => {
+        fed[b].push(token);
+        const text = decode(fed[b]);
+        const response = text.slice(text.indexOf('\nA:') + 3);
+        const next = text.includes('\nA:') && response.length < SCRIPT.length ? encode(SCRIPT[response.length])[0] : EOS;
+        logits[b * VOCAB_SIZE + next] = 40;
+      });
+      return { logits: tf.tensor2d(logits, [tokens.length, VOCAB_SIZE]), values: tf.fill([tokens.length], 0.5) as tf.Tensor1D };
+    },
+  } as unknown as GPT;
+}
+
+function fakeSandbox(calls: string[]): PythonSandbox {
+  return {
+    async run(code: string): Promise<RunResult> {
+      calls.push(code);
+      return { ok: true, stdout: code === 'print(6*7)' ? '42\n' : '', stderr: '', timedOut: false, truncated: false, durationMs: 0.1 };
+    },
+    async close() {},
+  };
+}
+
+async function rollOnce(nmax: number, batch = 2) {
+  const calls: string[] = [];
+  const prompt = encode('Q: what is 6*7?\nA:');
+  const { rollouts } = await generateRollouts(scriptedModel(), Array.from({ length: batch }, () => prompt), {
+    episode: { format: TOOL_FORMATS.zerotir, nmax, maxResponseTokens: 96, maxOutputChars: 64 },
+    temperature: 1,
+    rng: new Random(3),
+    sandbox: fakeSandbox(calls),
+    runOptions: { timeoutMs: 1000, maxOutputBytes: 1024 },
+  });
+  return { rollouts, calls };
+}
+
+describe('generateRollouts', () => {
+  beforeAll(async () => {
+    await tf.setBackend('wasm');
+  });
+
+  it('runs a closed python block in the sandbox and feeds its output back as environment tokens', async () => {
+    const before = tf.memory().numTensors;
+    const { rollouts, calls } = await rollOnce(2);
+    expect(tf.memory().numTensors).toBe(before);
+    expect(calls).toEqual(['print(6*7)', 'print(6*7)']);
+    for (const r of rollouts) {
+      const ep = r.episode;
+      expect(ep.responseText()).toBe(SCRIPT);
+      expect(ep.endedWithEos).toBe(true);
+      expect(answerReward(ep.responseText(), ep.endedWithEos, { id: 'x', expression: '6*7', answer: 42, tier: 'hard', family: 'x' })).toBe(1);
+      // Policy tokens: the code, then the answer and EOS; the output block is the environment's.
+      const expectedMask = [...CODE].map(() => 1).concat([...OUTPUT].map(() => 0), [...'Answer: 42'].map(() => 1), [1]);
+      expect(ep.policyMask).toEqual(expectedMask);
+      expect(r.logProbs).toHaveLength(ep.tokens.length);
+      expect(r.values).toHaveLength(ep.tokens.length);
+      ep.policyMask.forEach((m, i) => {
+        if (m === 0) {
+          expect(r.logProbs[i]).toBe(0);
+          expect(r.values[i]).toBe(0);
+        } else {
+          expect(r.logProbs[i]).toBeCloseTo(0, 5);
+          expect(r.values[i]).toBeCloseTo(0.5, 6);
+        }
+      });
+    }
+  });
+
+  it('with Nmax 0 runs nothing: the model writes the fence and its own "output" as policy tokens', async () => {
+    const { rollouts, calls } = await rollOnce(0, 1);
+    expect(calls).toEqual([]);
+    const ep = rollouts[0].episode;
+    expect(ep.responseText()).toBe(SCRIPT);
+    expect(ep.policyMask.every((m) => m === 1)).toBe(true);
+    expect(ep.calls.every((c) => !c.executed)).toBe(true);
+  });
+});

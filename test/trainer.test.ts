@@ -1,0 +1,126 @@
+import * as tf from '@tensorflow/tfjs-core';
+import '@tensorflow/tfjs-backend-wasm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PRESETS, type Algorithm, type ExperimentConfig } from '../src/core/experiment';
+import { GPT } from '../src/core/model/gpt';
+import type { StepMetrics } from '../src/core/metrics/stepMetrics';
+import { Trainer } from '../src/core/rl/trainer';
+import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
+import { BOS, encode, VOCAB_SIZE } from '../src/core/tokenizer';
+import { policyUpdate, responseLogProbs } from '../src/core/rl/policyUpdate';
+import type { TrainingSequence } from '../src/core/rl/trainingBatch';
+import { Random } from '../src/core/random';
+
+const TINY_MODEL = { vocabSize: VOCAB_SIZE, contextLength: 64, nLayer: 1, nHead: 2, nEmbd: 16, mlpRatio: 2 };
+
+function config(algorithm: Algorithm): ExperimentConfig {
+  return {
+    ...PRESETS.classroom,
+    algorithm,
+    seed: 7,
+    promptsPerStep: 2,
+    groupSize: 4,
+    minibatchSize: 4,
+    epochs: 2,
+    maxResponseTokens: 24,
+    // Keep every group, so each step updates even though a random model never answers right.
+    filterLow: 0,
+    filterHigh: 1,
+    testEvery: 1000,
+    learningRate: 1e-2,
+  };
+}
+
+const sandbox: PythonSandbox = {
+  async run(): Promise<RunResult> {
+    return { ok: true, stdout: '1\n', stderr: '', timedOut: false, truncated: false, durationMs: 0 };
+  },
+  async close() {},
+};
+
+/** The figures that must repeat exactly for a seed (timings excluded). */
+function reproducible(m: StepMetrics) {
+  const { seconds: _s, tokensPerSecond: _t, ...rest } = m;
+  return rest;
+}
+
+describe('Trainer', () => {
+  beforeAll(async () => {
+    await tf.setBackend('wasm');
+  });
+
+  it.each(['ppo', 'reinforce++', 'grpo'] as Algorithm[])('%s: leaks no tensors across steps, and without reward signal moves nothing', async (algorithm) => {
+    const model = GPT.init(TINY_MODEL, 1);
+    const before = model.namedWeights().map((w) => w.tensor.dataSync().slice());
+    const trainer = new Trainer(model, config(algorithm), sandbox);
+    const first = await trainer.trainStep();
+    const tensorsAfterFirst = tf.memory().numTensors;
+    for (let i = 0; i < 3; i++) await trainer.trainStep();
+    expect(tf.memory().numTensors).toBe(tensorsAfterFirst);
+
+    const m = first.metrics;
+    expect(m.step).toBe(1);
+    expect(m.filterPassRate).toBe(1);
+    expect(m.accuracy).toBe(0);
+    expect(m.responseLength).toBeGreaterThan(0);
+    expect(Number.isFinite(m.entropy)).toBe(true);
+    expect(m.valueLoss === null).toBe(algorithm !== 'ppo');
+    expect(first.samples).toHaveLength(PRESETS.classroom.samplesPerStep);
+    // Every reward is 0 (a random model never answers), so every advantage and value target is 0.
+    model.namedWeights().forEach((w, i) => expect(w.tensor.dataSync()).toEqual(before[i]));
+    trainer.dispose();
+    model.dispose();
+  });
+
+  it('raises the log-probability of a sequence with positive advantage and lowers one with negative', async () => {
+    const model = GPT.init(TINY_MODEL, 2);
+    const cfg = { ...config('reinforce++'), epochs: 1 };
+    const sequence = (text: string, advantage: number): TrainingSequence => {
+      const ids = encode(text);
+      const response = ids.length - 5;
+      return {
+        ids: [BOS, ...ids],
+        responseStart: 6,
+        policyMask: Array(response).fill(1),
+        oldLogProbs: [],
+        oldValues: Array(response).fill(0),
+        advantages: Array(response).fill(advantage),
+        returns: Array(response).fill(0),
+      };
+    };
+    const sequences = [sequence('Q: 1+ Answer: 3', 1), sequence('Q: 1+ Answer: 9', -1)];
+    const old = await responseLogProbs(model, sequences, cfg.temperature, 4);
+    sequences.forEach((s, i) => (s.oldLogProbs = Array.from(old[i])));
+    await policyUpdate(model, tf.train.adam(1e-2), sequences, cfg, new Random(1));
+    const updated = await responseLogProbs(model, sequences, cfg.temperature, 4);
+    const total = (xs: ArrayLike<number>) => Array.from(xs).reduce((a, b) => a + b, 0);
+    expect(total(updated[0])).toBeGreaterThan(total(old[0]));
+    expect(total(updated[1])).toBeLessThan(total(old[1]));
+    model.dispose();
+  });
+
+  it('gives the same numbers for the same seed and config', async () => {
+    const run = async () => {
+      const model = GPT.init(TINY_MODEL, 1);
+      const trainer = new Trainer(model, config('ppo'), sandbox);
+      const history = [];
+      for (let i = 0; i < 3; i++) history.push(reproducible((await trainer.trainStep()).metrics));
+      trainer.dispose();
+      model.dispose();
+      return history;
+    };
+    expect(await run()).toEqual(await run());
+  });
+
+  it('skips the update when the filter drops every group', async () => {
+    const model = GPT.init(TINY_MODEL, 1);
+    const before = model.namedWeights().map((w) => w.tensor.dataSync().slice());
+    const trainer = new Trainer(model, { ...config('ppo'), filterLow: 0.2, filterHigh: 0.8 }, sandbox);
+    const { metrics } = await trainer.trainStep();
+    expect(metrics.filterPassRate).toBe(0);
+    expect(metrics.clipFraction).toBeNull();
+    model.namedWeights().forEach((w, i) => expect(w.tensor.dataSync()).toEqual(before[i]));
+    trainer.dispose();
+    model.dispose();
+  });
+});
