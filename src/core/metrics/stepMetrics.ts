@@ -4,6 +4,7 @@
  * evaluations, the update figures at step 0).
  */
 import type { Rollout } from '../rl/rollout';
+import { codeUseFigures } from './codeUse';
 
 export interface StepSeconds {
   generate: number;
@@ -37,6 +38,14 @@ export interface StepMetrics {
   seconds: StepSeconds | null;
   /** Tokens generated per second of generation time. */
   tokensPerSecond: number | null;
+  /** Code-use figures as ReTool and ZeroTIR report them; see codeUse.ts for each definition. */
+  codeRatio: number | null;
+  codeLines: number | null;
+  correctCodeCount: number | null;
+  codePassRate: number | null;
+  invocationPosition: number | null;
+  singleCallShare: number | null;
+  selfCorrections: number | null;
 }
 
 /** Names of the scalar figures, in a fixed order (CSV columns, summaries, charts). */
@@ -54,6 +63,13 @@ export const SCALAR_METRICS = [
   'valueLoss',
   'filterPassRate',
   'tokensPerSecond',
+  'codeRatio',
+  'codeLines',
+  'correctCodeCount',
+  'codePassRate',
+  'invocationPosition',
+  'singleCallShare',
+  'selfCorrections',
 ] as const;
 export type ScalarMetric = (typeof SCALAR_METRICS)[number];
 
@@ -75,6 +91,13 @@ export function emptyStepMetrics(step: number): StepMetrics {
     filterPassRate: null,
     seconds: null,
     tokensPerSecond: null,
+    codeRatio: null,
+    codeLines: null,
+    correctCodeCount: null,
+    codePassRate: null,
+    invocationPosition: null,
+    singleCallShare: null,
+    selfCorrections: null,
   };
 }
 
@@ -85,6 +108,7 @@ export function rolloutFigures(rollouts: Rollout[], rewards: number[]) {
   const allCalls = executed.flat();
   const histogram: number[] = [];
   for (const calls of executed) histogram[calls.length] = (histogram[calls.length] ?? 0) + 1;
+  const codeUse = codeUseFigures(rollouts.map((r) => r.episode), rewards);
   return {
     accuracy: mean(rewards),
     codeCallFrequency: executed.filter((c) => c.length > 0).length / n,
@@ -93,6 +117,13 @@ export function rolloutFigures(rollouts: Rollout[], rewards: number[]) {
     responseLength: mean(rollouts.map((r) => r.episode.tokens.length)),
     policyTokens: mean(rollouts.map((r) => r.episode.policyMask.reduce((a, b) => a + b, 0))),
     codeErrorRate: allCalls.length === 0 ? 0 : allCalls.filter((c) => !c.result?.ok).length / allCalls.length,
+    codeRatio: codeUse.codeRatio,
+    codeLines: codeUse.codeLines,
+    correctCodeCount: codeUse.correctCodeCount,
+    codePassRate: codeUse.codePassRate,
+    invocationPosition: codeUse.invocationPosition,
+    singleCallShare: codeUse.singleCallShare,
+    selfCorrections: codeUse.selfCorrections,
   };
 }
 
