@@ -5,7 +5,7 @@
  * padding: a sequence samples whenever its queue runs dry. Code calls raised in a step run
  * concurrently in the sandbox pool before the next step.
  */
-import type { GPT } from '../model/gpt';
+import type { GPT, KVCache } from '../model/gpt';
 import { sampleTokens } from '../model/sampling';
 import { Episode, type EpisodeConfig } from '../env/episode';
 import type { PythonSandbox, RunOptions } from '../sandbox/protocol';
@@ -35,6 +35,27 @@ export interface RolloutTiming {
   tokenSteps: number;
 }
 
+/**
+ * One token step of the whole batch: feeds `feed` through the cache, samples the next token of every
+ * row and reads the value head's estimates. Rows that are not sampling ignore their entries.
+ */
+export async function decodeStep(
+  model: GPT,
+  cache: KVCache,
+  feed: Int32Array,
+  temperature: number,
+  rng: Random,
+): Promise<{ tokens: Int32Array; logProbs: Float32Array; values: Float32Array }> {
+  const { logits, values } = model.step(cache, feed);
+  try {
+    const sampled = sampleTokens(logits, temperature, rng);
+    return { ...sampled, values: (await values.data()) as Float32Array };
+  } finally {
+    logits.dispose();
+    values.dispose();
+  }
+}
+
 export async function generateRollouts(
   model: GPT,
   promptIds: number[][],
@@ -52,17 +73,15 @@ export async function generateRollouts(
     while (rollouts.some((r, b) => !r.episode.done || queues[b].length > 0)) {
       for (let b = 0; b < batch; b++) feed[b] = queues[b].length > 0 ? queues[b].shift()! : PAD;
       const sampling = rollouts.map((r, b) => !r.episode.done && queues[b].length === 0);
-      const { logits, values } = model.step(cache, feed);
       tokenSteps++;
       if (!sampling.some(Boolean)) {
-        logits.dispose();
-        values.dispose();
+        // Every row is still reading its prompt or a tool output: nothing to sample or read back.
+        const skipped = model.step(cache, feed);
+        skipped.logits.dispose();
+        skipped.values.dispose();
         continue;
       }
-      const sampled = sampleTokens(logits, settings.temperature, settings.rng);
-      const valueData = await values.data();
-      logits.dispose();
-      values.dispose();
+      const sampled = await decodeStep(model, cache, feed, settings.temperature, settings.rng);
 
       const calls: { b: number; code: string }[] = [];
       for (let b = 0; b < batch; b++) {
@@ -70,7 +89,7 @@ export async function generateRollouts(
         const token = sampled.tokens[b];
         const rollout = rollouts[b];
         rollout.logProbs.push(sampled.logProbs[b]);
-        rollout.values.push(valueData[b]);
+        rollout.values.push(sampled.values[b]);
         const action = rollout.episode.pushPolicyToken(token);
         if (action.type === 'done') continue;
         queues[b].push(token);

@@ -1,0 +1,78 @@
+/**
+ * npm run --silent bench -- [--backend wasm|cpu] [--json] [--short] [--base CHECKPOINT_DIR]
+ *
+ * The engine's performance benchmark in Node (src/core/bench/benchmark.ts): prints one JSON object
+ * on stdout (pretty, or one line with --json), progress on stderr. Uses the shipped base model when
+ * it exists, else a random-init model of the same shape (the timings depend on the shape, the
+ * sandbox figures of the step on what the model writes). --short is the CI size (< 60 s).
+ */
+import { existsSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { FULL_SIZES, runBenchmark, SHORT_SIZES } from '../core/bench/benchmark';
+import { BASE_MODEL_CONFIG } from '../core/model/config';
+import { GPT } from '../core/model/gpt';
+import { loadCheckpointDir } from '../node/checkpointFiles';
+import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
+import { useNodeBackend } from '../node/tfBackend';
+/** Where `npm run pretrain` writes the base model (the train CLI's default). */
+const DEFAULT_BASE_CHECKPOINT = 'public/models/base';
+
+const USAGE = 'usage: npm run --silent bench -- [--backend wasm|cpu] [--json] [--short] [--base CHECKPOINT_DIR]';
+/** The trainer CLI's pool size, so the step figures match `npm run train`. */
+const SANDBOX_POOL_SIZE = 2;
+const RANDOM_INIT_SEED = 1;
+
+async function main(): Promise<number> {
+  let values;
+  try {
+    values = parseArgs({
+      args: process.argv.slice(2),
+      strict: true,
+      options: {
+        backend: { type: 'string', default: 'wasm' },
+        json: { type: 'boolean', default: false },
+        short: { type: 'boolean', default: false },
+        base: { type: 'string', default: DEFAULT_BASE_CHECKPOINT },
+      },
+    }).values;
+    if (values.backend !== 'wasm' && values.backend !== 'cpu') throw new Error(`--backend must be wasm or cpu, got '${values.backend}'`);
+  } catch (error) {
+    process.stderr.write(`bench: ${(error as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  await useNodeBackend(values.backend as 'wasm' | 'cpu');
+  const hasBase = existsSync(join(values.base!, 'model.json'));
+  const model = hasBase ? (await loadCheckpointDir(values.base!)).model : GPT.init(BASE_MODEL_CONFIG, RANDOM_INIT_SEED);
+  const sandbox = createNodeSandbox({ size: SANDBOX_POOL_SIZE });
+  const loadBefore = loadavg()[0];
+  const started = performance.now();
+  try {
+    await sandbox.warmUp();
+    const report = await runBenchmark({
+      model,
+      modelSource: hasBase ? values.base! : `random init (seed ${RANDOM_INIT_SEED}; no checkpoint at ${values.base})`,
+      sandbox,
+      sizes: values.short ? SHORT_SIZES : FULL_SIZES,
+      onPhase: (name) => process.stderr.write(`bench: ${name} (${((performance.now() - started) / 1000).toFixed(1)} s)\n`),
+    });
+    const machine = {
+      node: process.version,
+      cpus: availableParallelism(),
+      // the machine is shared: a high load average means slower, noisier figures
+      loadAverage1m: { before: Math.round(loadBefore * 100) / 100, after: Math.round(loadavg()[0] * 100) / 100 },
+      short: values.short,
+      sandboxPoolSize: SANDBOX_POOL_SIZE,
+      wallSeconds: Math.round((performance.now() - started) / 100) / 10,
+    };
+    const out = { machine, ...report };
+    process.stdout.write(`${values.json ? JSON.stringify(out) : JSON.stringify(out, null, 2)}\n`);
+  } finally {
+    model.dispose();
+    await sandbox.close();
+  }
+  return 0;
+}
+
+process.exitCode = await main();

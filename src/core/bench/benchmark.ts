@@ -1,0 +1,122 @@
+/**
+ * The performance benchmark (issue 5) as one report: generation with and without the KV cache and
+ * what a token step dispatches, the PPO update, warm sandbox calls, and one RL step of the
+ * classroom preset with Nmax 2 and Nmax 0. The Node and browser CLIs build the model, backend and
+ * sandbox and print the report; the shape here is what test/bench.test.ts checks.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { PRESETS, type ExperimentConfig } from '../experiment';
+import type { GPT } from '../model/gpt';
+import { summarize } from '../sandbox/benchmark';
+import type { PythonSandbox } from '../sandbox/protocol';
+import { generateByRecompute, generateWithCache, round, type CachedGenerationRun, type GenerationRun } from './generationBench';
+import { benchStep, type StepRun } from './stepBench';
+import { benchUpdate, type UpdateRun } from './updateBench';
+
+export interface BenchSizes {
+  /** Sequences decoded together (the classroom's 16 prompts x 8 samples). */
+  batch: number;
+  newTokens: number;
+  /** Warm `print(...)` round trips timed for the sandbox figures. */
+  sandboxCalls: number;
+  /** The preset's step, shrunk in short mode. */
+  step: Partial<ExperimentConfig>;
+}
+
+export const FULL_SIZES: BenchSizes = { batch: 128, newTokens: 128, sandboxCalls: 200, step: {} };
+
+/** For CI: the same code paths at a size that runs in well under a minute. */
+export const SHORT_SIZES: BenchSizes = {
+  batch: 8,
+  newTokens: 16,
+  sandboxCalls: 20,
+  step: { promptsPerStep: 2, groupSize: 4, minibatchSize: 8, maxResponseTokens: 24 },
+};
+
+export interface BenchReport {
+  backend: string;
+  model: { source: string; parameters: number };
+  generate: {
+    batch: number;
+    newTokens: number;
+    tokensPerSecond: number;
+    recomputeTokensPerSecond: number;
+    /** KV cache over recompute. */
+    speedup: number;
+    seconds: number;
+    recomputeSeconds: number;
+  };
+  update: UpdateRun;
+  sandbox: { calls: number; medianMs: number; p95Ms: number };
+  step: { nmax2: StepRun; nmax0: StepRun };
+  dispatchesPerTokenStep: number;
+  readbacksPerTokenStep: number;
+  kernelsPerTokenStep: Record<string, number>;
+  tensorsLeakedPerStep: number;
+}
+
+export interface BenchInputs {
+  model: GPT;
+  /** Where the weights came from (a checkpoint path, or "random init"). */
+  modelSource: string;
+  sandbox: PythonSandbox;
+  sizes: BenchSizes;
+  /** Called between phases, e.g. to show progress on stderr. */
+  onPhase?: (name: string) => void;
+}
+
+const SANDBOX_CODE = 'print(347*29+18)';
+const SANDBOX_WARM_UP = 5;
+
+export async function runBenchmark({ model, modelSource, sandbox, sizes, onPhase }: BenchInputs): Promise<BenchReport> {
+  const phase = onPhase ?? (() => {});
+  phase('generate (KV cache)');
+  await generateWithCache(model, Math.min(sizes.batch, 4), 4, 0); // first calls of each kernel are slow on wasm
+  const cached: CachedGenerationRun = await generateWithCache(model, sizes.batch, sizes.newTokens, 1);
+  phase('generate (recompute)');
+  const recomputed: GenerationRun = await generateByRecompute(model, sizes.batch, sizes.newTokens, 1);
+  phase('update');
+  // The filter band opened wide, so the step always has an update to time (a random-init model
+  // solves nothing, and the classroom band would drop every group).
+  const preset = { ...PRESETS.classroom, filterLow: 0, filterHigh: 1, ...sizes.step };
+  const update = await benchUpdate(model, preset, sizes.batch, sizes.newTokens);
+  phase('sandbox');
+  const sandboxFigures = await benchSandboxCalls(sandbox, sizes.sandboxCalls);
+  phase('step nmax 2');
+  const nmax2 = await benchStep(model, { ...preset, nmax: 2 }, sandbox);
+  phase('step nmax 0');
+  const nmax0 = await benchStep(model, { ...preset, nmax: 0 }, sandbox);
+  return {
+    backend: tf.getBackend(),
+    model: { source: modelSource, parameters: model.parameterCount() },
+    generate: {
+      batch: cached.batch,
+      newTokens: cached.newTokens,
+      tokensPerSecond: cached.tokensPerSecond,
+      recomputeTokensPerSecond: recomputed.tokensPerSecond,
+      speedup: round(cached.tokensPerSecond / recomputed.tokensPerSecond, 2),
+      seconds: cached.seconds,
+      recomputeSeconds: recomputed.seconds,
+    },
+    update,
+    sandbox: sandboxFigures,
+    step: { nmax2, nmax0 },
+    dispatchesPerTokenStep: cached.dispatchesPerTokenStep,
+    readbacksPerTokenStep: cached.readbacksPerTokenStep,
+    kernelsPerTokenStep: cached.kernelsPerTokenStep,
+    tensorsLeakedPerStep: Math.max(nmax2.tensorsLeaked, nmax0.tensorsLeaked),
+  };
+}
+
+/** Sequential warm round trips of a typical model-written line, as the trainer's caller sees them. */
+async function benchSandboxCalls(sandbox: PythonSandbox, calls: number): Promise<BenchReport['sandbox']> {
+  const samples: number[] = [];
+  for (let i = 0; i < SANDBOX_WARM_UP + calls; i++) {
+    const started = performance.now();
+    const result = await sandbox.run(SANDBOX_CODE);
+    if (!result.ok) throw new Error(`sandbox benchmark call failed: ${JSON.stringify(result.error)}`);
+    if (i >= SANDBOX_WARM_UP) samples.push(performance.now() - started);
+  }
+  const summary = summarize(samples);
+  return { calls, medianMs: summary.median, p95Ms: summary.p95 };
+}

@@ -1,0 +1,59 @@
+/**
+ * Counts what a tiny model's token step costs on a latency-bound backend: kernel dispatches and
+ * device-to-host readbacks. Every tfjs op reaches its backend through the engine's `runKernel`, and
+ * every `data()`/`dataSync()` through the engine's `read`/`readSync`, so wrapping those three methods
+ * on the live engine sees them all (a kernel that calls another kernel inside the backend counts once).
+ */
+import * as tf from '@tensorflow/tfjs-core';
+
+export interface DispatchCounts {
+  kernels: number;
+  readbacks: number;
+  /** Kernel calls by name, for finding where a step spends its dispatches. */
+  byKernel: Record<string, number>;
+}
+
+export interface DispatchCounter {
+  /** Counts since the counter was made (or last reset). */
+  counts(): DispatchCounts;
+  reset(): void;
+  /** Puts the engine's own methods back; the counter stops counting. */
+  stop(): void;
+}
+
+type Engine = ReturnType<typeof tf.engine>;
+
+/** Starts counting on the current engine. Only one counter at a time: a second would count twice. */
+export function countDispatches(engine: Engine = tf.engine()): DispatchCounter {
+  const original = { runKernel: engine.runKernel, read: engine.read, readSync: engine.readSync };
+  let kernels = 0;
+  let readbacks = 0;
+  let byKernel: Record<string, number> = {};
+  // Own properties shadow the prototype's methods; deleting them restores the originals.
+  engine.runKernel = function (this: Engine, ...args: Parameters<Engine['runKernel']>) {
+    kernels++;
+    byKernel[args[0]] = (byKernel[args[0]] ?? 0) + 1;
+    return original.runKernel.apply(this, args);
+  } as Engine['runKernel'];
+  engine.read = function (this: Engine, ...args: Parameters<Engine['read']>) {
+    readbacks++;
+    return original.read.apply(this, args);
+  };
+  engine.readSync = function (this: Engine, ...args: Parameters<Engine['readSync']>) {
+    readbacks++;
+    return original.readSync.apply(this, args);
+  };
+  return {
+    counts: () => ({ kernels, readbacks, byKernel: { ...byKernel } }),
+    reset: () => {
+      kernels = 0;
+      readbacks = 0;
+      byKernel = {};
+    },
+    stop: () => {
+      for (const key of ['runKernel', 'read', 'readSync'] as const) {
+        if (Object.prototype.hasOwnProperty.call(engine, key)) delete (engine as unknown as Record<string, unknown>)[key];
+      }
+    },
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * One whole RL step of a preset (rollouts with the sandbox, reward, filter, update), as the Trainer
+ * runs it, on a copy of the model. The sandbox is wrapped to count the calls and sum their times,
+ * which is what the pipelined ideal (generation + sandbox time / pool size) needs, and the tensor
+ * count before the copy and after disposing the trainer gives what the step leaked.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import type { ExperimentConfig } from '../experiment';
+import type { GPT } from '../model/gpt';
+import { Trainer } from '../rl/trainer';
+import type { PythonSandbox } from '../sandbox/protocol';
+import { round } from './generationBench';
+
+export interface StepRun {
+  nmax: number;
+  seconds: { generate: number; execute: number; update: number; total: number };
+  responses: number;
+  policyTokens: number;
+  sandboxCalls: number;
+  /** Sum of the calls' own durations, as if run one after another. */
+  sandboxCallSeconds: number;
+  tensorsLeaked: number;
+}
+
+export async function benchStep(model: GPT, config: ExperimentConfig, sandbox: PythonSandbox): Promise<StepRun> {
+  const calls = { count: 0, ms: 0 };
+  const timed: PythonSandbox = {
+    run: async (code, options) => {
+      const started = performance.now();
+      try {
+        return await sandbox.run(code, options);
+      } finally {
+        calls.count++;
+        calls.ms += performance.now() - started;
+      }
+    },
+    close: () => sandbox.close(),
+  };
+  const tensorsBefore = tf.memory().numTensors;
+  const trained = model.copy();
+  const trainer = new Trainer(trained, config, timed);
+  let record;
+  try {
+    record = await trainer.trainStep();
+  } finally {
+    trainer.dispose();
+    trained.dispose();
+  }
+  const { generate, execute, update } = record.metrics.seconds!;
+  const responses = config.promptsPerStep * config.groupSize;
+  return {
+    nmax: config.nmax,
+    seconds: { generate: round(generate, 3), execute: round(execute, 3), update: round(update, 3), total: round(generate + execute + update, 3) },
+    responses,
+    policyTokens: Math.round((record.metrics.policyTokens ?? 0) * responses),
+    sandboxCalls: calls.count,
+    sandboxCallSeconds: round(calls.ms / 1000, 3),
+    tensorsLeaked: tf.memory().numTensors - tensorsBefore,
+  };
+}
