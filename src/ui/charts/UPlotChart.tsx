@@ -94,12 +94,16 @@ export function lineSeries(label: string, stroke: string, extra: Partial<uPlot.S
   return { label, stroke, width: 2, points: { show: false }, ...extra };
 }
 
+/** A y range: fixed, or from 0 to at least 1 (counts, where uPlot would stretch an all-zero series to 100). */
+export type YRange = [number, number] | 'fromZero';
+
 /** Options for a chart against training step (uPlot treats x as time unless told otherwise). */
-export function stepChartOptions(series: uPlot.Series[], y: { range?: [number, number]; label?: string } = {}): Omit<uPlot.Options, 'width' | 'height'> {
+export function stepChartOptions(series: uPlot.Series[], y: { range?: YRange; label?: string } = {}): Omit<uPlot.Options, 'width' | 'height'> {
+  const range: uPlot.Scale['range'] = y.range === 'fromZero' ? (_u, _min, max) => [0, Math.max(1, max * 1.05)] : y.range;
   return {
     scales: {
       x: { time: false },
-      y: y.range ? { range: y.range } : { auto: true },
+      y: range ? { range } : { auto: true },
     },
     axes: [{ label: 'step' }, { label: y.label, size: 50 }],
     series: [{ label: 'step' }, ...series],

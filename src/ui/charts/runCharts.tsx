@@ -6,7 +6,7 @@ import { useMemo } from 'react';
 import type uPlot from 'uplot';
 import { selectedRun, type LabState } from '../state/labStore';
 import type { MetricColumns } from '../state/runColumns';
-import { lineSeries, PALETTE, stepChartOptions, UPlotChart } from './UPlotChart';
+import { lineSeries, PALETTE, stepChartOptions, UPlotChart, type YRange } from './UPlotChart';
 
 type ColumnName = Exclude<keyof MetricColumns, 'step'>;
 
@@ -31,7 +31,7 @@ function columnsData(specs: SeriesSpec[]) {
   };
 }
 
-function RunLineChart(props: { testId: string; title: string; specs: SeriesSpec[]; range?: [number, number]; yLabel?: string }) {
+function RunLineChart(props: { testId: string; title: string; specs: SeriesSpec[]; range?: YRange; yLabel?: string }) {
   const { specs, range, yLabel } = props;
   const options = useMemo(
     () =>
@@ -74,13 +74,13 @@ export function CodeCallsChart() {
 }
 
 export function ResponseLengthChart() {
-  return <RunLineChart testId="chart-response-length" title="Response length (tokens)" specs={LENGTH} />;
+  return <RunLineChart testId="chart-response-length" title="Response length (tokens)" specs={LENGTH} range="fromZero" />;
 }
 
 export function CallsPerResponseChart() {
-  return <RunLineChart testId="chart-calls-per-response" title="Calls per answer (mean)" specs={CALLS} />;
+  return <RunLineChart testId="chart-calls-per-response" title="Calls per answer (mean)" specs={CALLS} range="fromZero" />;
 }
 
 export function StepTimeChart() {
-  return <RunLineChart testId="chart-step-time" title="Step time (seconds)" specs={STEP_TIME} yLabel="s" />;
+  return <RunLineChart testId="chart-step-time" title="Step time (seconds)" specs={STEP_TIME} range="fromZero" yLabel="s" />;
 }

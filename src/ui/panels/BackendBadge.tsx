@@ -34,7 +34,8 @@ export function BackendBadge() {
         {worker === 'failed' ? 'no backend' : info ? info.name.toUpperCase() : 'starting…'}
       </span>
       {adapter && (
-        <span className="backend-adapter">
+        <span className="backend-adapter" data-testid="backend-adapter">
+          {info?.name === 'webgpu' ? '' : 'WebGPU seen: '}
           {adapter.vendor || 'unknown vendor'}
           {adapter.architecture ? ` / ${adapter.architecture}` : ''}
           {adapter.isFallbackAdapter ? ' (fallback adapter)' : ''}

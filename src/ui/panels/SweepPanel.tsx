@@ -56,7 +56,7 @@ export function SweepPanel() {
     return {
       options: stepChartOptions(
         names.map((n, i) => lineSeries(n, SERIES_COLOURS[i % SERIES_COLOURS.length], { spanGaps: true })),
-        metric === 'accuracy' || metric === 'testAccuracy' || metric === 'codeCallFrequency' ? { range: [0, 1] } : {},
+        metric === 'accuracy' || metric === 'testAccuracy' || metric === 'codeCallFrequency' ? { range: [0, 1] } : { range: 'fromZero' },
       ),
       data: (state: LabState): uPlot.AlignedData => overlayColumns(sweepRuns(state), metric),
       version: (state: LabState) => sweepRuns(state).map((r) => `${r.id}:${r.revision}`).join(','),
