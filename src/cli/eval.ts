@@ -1,0 +1,174 @@
+/**
+ * npm run eval -- --checkpoint DIR --nmax 0,1,2,4 --k 8 [--temperature 1 --top-p 0.7] --out FILE
+ *
+ * ReTool's protocol on the held-out test set: k samples per problem, pass@1 averaged over them,
+ * by tier, with the code-use figures, one block per inference Nmax. Writes the report as JSON to
+ * FILE (stdout without --out) and a table on stderr. The tool format and the episode limits come
+ * from the checkpoint's run config when it has one (else the classroom preset), unless given.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { parseArgs } from 'node:util';
+import { TOOL_FORMATS, type ToolFormatName } from '../core/env/formats';
+import { evaluatePassAtOne, type EvalBlock } from '../core/eval/passAtOne';
+import { PRESETS } from '../core/experiment';
+import { testSet } from '../core/tasks/splits';
+import { loadCheckpointDir } from '../node/checkpointFiles';
+import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
+import { useNodeBackend } from '../node/tfBackend';
+import { UsageError } from './cliArgs';
+import { formatDuration } from './progress';
+
+const USAGE = `usage: npm run eval -- --checkpoint DIR [--nmax 0,1,2,4] [--k 8] [--temperature 1] [--top-p 0.7]
+                       [--seed 0] [--format zerotir|retool] [--max-response-tokens N] [--out FILE]`;
+
+interface EvalArgs {
+  checkpoint: string;
+  nmaxList: number[];
+  k: number;
+  temperature: number;
+  topP: number;
+  seed: number;
+  format: ToolFormatName | null;
+  maxResponseTokens: number | null;
+  out: string | null;
+}
+
+function wholeNumber(flag: string, raw: string, min: number, max: number): number {
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isInteger(value) || value < min || value > max) {
+    throw new UsageError(`--${flag} needs a whole number from ${min} to ${max}, got '${raw}'`);
+  }
+  return value;
+}
+
+function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({
+      args: argv,
+      strict: true,
+      options: Object.fromEntries([
+        ['help', { type: 'boolean' as const, short: 'h' }],
+        ...['checkpoint', 'nmax', 'k', 'temperature', 'top-p', 'seed', 'format', 'max-response-tokens', 'out'].map((n) => [n, { type: 'string' as const }]),
+      ]),
+    }).values as Record<string, string | boolean | undefined>;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) return 'help';
+  const str = (k: string) => values[k] as string | undefined;
+  const checkpoint = str('checkpoint');
+  if (checkpoint === undefined) throw new UsageError('--checkpoint DIR is required');
+  const nmaxList = (str('nmax') ?? '0,1,2,4').split(',').map((n) => wholeNumber('nmax', n, 0, 16));
+  const temperature = Number(str('temperature') ?? '1');
+  if (!(temperature >= 0 && temperature <= 5)) throw new UsageError(`--temperature needs a number from 0 to 5, got '${str('temperature')}'`);
+  const topP = Number(str('top-p') ?? '0.7');
+  if (!(topP > 0 && topP <= 1)) throw new UsageError(`--top-p needs a number in (0, 1], got '${str('top-p')}'`);
+  const format = str('format') ?? null;
+  if (format !== null && !(format in TOOL_FORMATS)) throw new UsageError(`--format must be zerotir or retool, got '${format}'`);
+  const maxTokens = str('max-response-tokens');
+  return {
+    checkpoint,
+    nmaxList,
+    k: wholeNumber('k', str('k') ?? '8', 1, 256),
+    temperature,
+    topP,
+    seed: wholeNumber('seed', str('seed') ?? '0', 0, 2 ** 31 - 1),
+    format: format as ToolFormatName | null,
+    maxResponseTokens: maxTokens === undefined ? null : wholeNumber('max-response-tokens', maxTokens, 8, 224),
+    out: str('out') ?? null,
+  };
+}
+
+/** The run config a checkpoint was trained with (RL checkpoints carry one; SFT ones name their format). */
+function checkpointSettings(meta: Record<string, unknown>) {
+  const classroom = PRESETS.classroom;
+  const config = (meta.config ?? {}) as Partial<typeof classroom>;
+  const sft = (meta.sft ?? {}) as { format?: ToolFormatName };
+  return {
+    format: config.format ?? sft.format ?? classroom.format,
+    maxResponseTokens: config.maxResponseTokens ?? classroom.maxResponseTokens,
+    maxOutputChars: config.maxOutputChars ?? classroom.maxOutputChars,
+    sandboxTimeoutMs: config.sandboxTimeoutMs ?? classroom.sandboxTimeoutMs,
+  };
+}
+
+function table(blocks: EvalBlock[]): string {
+  const f = (x: number | null, digits = 3) => (x === null ? '--' : x.toFixed(digits));
+  const head = 'nmax  pass@1  easy   medium hard   codeRatio calls/resp codePass single selfCorr';
+  const rows = blocks.map(
+    (b) =>
+      `${String(b.nmax).padEnd(5)} ${f(b['pass@1'])}   ${f(b.byTier.easy)}  ${f(b.byTier.medium)}  ${f(b.byTier.hard)}  ` +
+      `${f(b.codeRatio).padEnd(9)} ${f(b.callsPerResponse).padEnd(10)} ${f(b.codePassRate).padEnd(8)} ${f(b.singleCallShare).padEnd(6)} ${b.selfCorrections}`,
+  );
+  return [head, ...rows].join('\n');
+}
+
+async function main(): Promise<number> {
+  let args: EvalArgs | 'help';
+  try {
+    args = parseEvalArgs(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`eval: ${error.message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (args === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  await useNodeBackend('wasm');
+  let loaded;
+  try {
+    loaded = await loadCheckpointDir(args.checkpoint);
+  } catch (error) {
+    process.stderr.write(`eval: ${(error as Error).message}\n`);
+    return 2;
+  }
+  const { model, meta } = loaded;
+  const fromCheckpoint = checkpointSettings(meta);
+  const format = args.format ?? fromCheckpoint.format;
+  const maxResponseTokens = args.maxResponseTokens ?? fromCheckpoint.maxResponseTokens;
+  const sandbox = createNodeSandbox({ size: 2 });
+  const started = performance.now();
+  const problems = testSet();
+  try {
+    const blocks = await evaluatePassAtOne(model, problems, {
+      nmaxList: args.nmaxList,
+      k: args.k,
+      temperature: args.temperature,
+      topP: args.topP,
+      seed: args.seed,
+      episode: { format: TOOL_FORMATS[format], maxResponseTokens, maxOutputChars: fromCheckpoint.maxOutputChars },
+      sandbox,
+      runOptions: { timeoutMs: fromCheckpoint.sandboxTimeoutMs, maxOutputBytes: Math.max(4 * fromCheckpoint.maxOutputChars, 1024) },
+    });
+    const report = {
+      checkpoint: args.checkpoint,
+      format,
+      problems: problems.length,
+      k: args.k,
+      temperature: args.temperature,
+      topP: args.topP,
+      seed: args.seed,
+      maxResponseTokens,
+      maxOutputChars: fromCheckpoint.maxOutputChars,
+      wallSeconds: (performance.now() - started) / 1000,
+      blocks,
+    };
+    const json = `${JSON.stringify(report, null, 2)}\n`;
+    if (args.out === null) process.stdout.write(json);
+    else {
+      mkdirSync(dirname(args.out), { recursive: true });
+      writeFileSync(args.out, json);
+    }
+    process.stderr.write(`${table(blocks)}\ndone${args.out ? `: ${args.out}` : ''} (${formatDuration(report.wallSeconds)})\n`);
+  } finally {
+    model.dispose();
+    await sandbox.close();
+  }
+  return 0;
+}
+
+process.exitCode = await main();

@@ -1,0 +1,162 @@
+import * as tf from '@tensorflow/tfjs-core';
+import '@tensorflow/tfjs-backend-wasm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TOOL_FORMATS } from '../src/core/env/formats';
+import { nucleusFilter, withNucleusFilter } from '../src/core/eval/nucleus';
+import { evalBlock, evaluatePassAtOne, passAtOneByProblem } from '../src/core/eval/passAtOne';
+import type { GPT, KVCache } from '../src/core/model/gpt';
+import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
+import type { Problem } from '../src/core/tasks/problem';
+import { testSet } from '../src/core/tasks/splits';
+import { decode, encode, EOS, VOCAB_SIZE } from '../src/core/tokenizer';
+
+const problem = (id: string, tier: Problem['tier']): Problem => ({ id, expression: '1+1', answer: 2, tier, family: 'f' });
+
+describe('pass@1 arithmetic', () => {
+  it('averages each problem over its k samples, then over problems', () => {
+    expect(passAtOneByProblem([1, 0, 1, 1, 0, 0], 2)).toEqual([0.5, 1, 0]);
+    expect(() => passAtOneByProblem([1, 0, 1], 2)).toThrow(/groups of k = 2/);
+  });
+
+  it('gives pass@1 by tier and the code-use figures in one block', () => {
+    const problems = [problem('a', 'easy'), problem('b', 'hard'), problem('c', 'hard')];
+    const episodes = Array.from({ length: 6 }, () => ({ tokens: [5, 5], calls: [] }));
+    const block = evalBlock(2, problems, 2, episodes, [1, 0, 1, 1, 0, 0]);
+    expect(block.nmax).toBe(2);
+    expect(block.samples).toBe(6);
+    expect(block['pass@1']).toBeCloseTo(0.5, 12);
+    expect(block.byTier).toEqual({ easy: 0.5, medium: null, hard: 0.5 });
+    expect(block.codeRatio).toBe(0);
+    expect(block.callsHistogram).toEqual([6]);
+  });
+});
+
+describe('nucleusFilter', () => {
+  // Probabilities 0.4, 0.3, 0.2, 0.1 at temperature 1.
+  const row = Float32Array.from([4, 3, 2, 1].map(Math.log));
+  const kept = (filtered: Float32Array) => [...filtered].map((x) => x !== -Infinity);
+
+  it('keeps the most probable tokens until their mass reaches top-p', () => {
+    expect(kept(nucleusFilter(row, 1, 1, 0.3))).toEqual([true, false, false, false]);
+    expect(kept(nucleusFilter(row, 1, 1, 0.65))).toEqual([true, true, false, false]);
+    expect(kept(nucleusFilter(row, 1, 1, 0.75))).toEqual([true, true, true, false]);
+    expect(nucleusFilter(row, 1, 1, 0.65)[1]).toBeCloseTo(Math.log(3), 6);
+  });
+
+  it('measures the mass after the temperature: at 2 the top two hold only 0.61', () => {
+    expect(kept(nucleusFilter(row, 1, 2, 0.65))).toEqual([true, true, true, false]);
+  });
+
+  it('filters each row on its own, and leaves logits alone at top-p 1 or temperature 0', () => {
+    const two = Float32Array.from([...row, ...[1, 2, 3, 4].map(Math.log)]);
+    expect(kept(nucleusFilter(two, 2, 1, 0.65))).toEqual([true, true, false, false, false, false, true, true]);
+    expect(nucleusFilter(row, 1, 1, 1)).toEqual(row);
+    expect(nucleusFilter(row, 1, 0, 0.3)).toEqual(row);
+  });
+});
+
+/**
+ * A scripted policy for the test set: it writes a code block printing the question's expression,
+ * then answers with the number in the tool output, except on hard problems, where it adds 1. With
+ * no output to read (Nmax 0) it answers -1, which no test problem has.
+ */
+function scriptedModel(format = TOOL_FORMATS.retool): GPT {
+  const fed: number[][] = [];
+  const respond = (text: string): string => {
+    const expression = /what is (.*)\?\nA:/.exec(text)![1];
+    const hard = testSet().find((p) => p.expression === expression)!.tier === 'hard';
+    const code = ` ${format.codeOpen}\nprint(${expression})\n${format.codeClose}`;
+    const response = text.slice(text.indexOf('\nA:') + 3);
+    if (response.length < code.length) return code;
+    const output = /\n<interpreter>\n(-?\d+)\n<\/interpreter>\n/.exec(response);
+    const answer = output === null ? -1 : Number(output[1]) + (hard ? 1 : 0);
+    const afterCode = output === null ? '\n' : output[0];
+    return `${code}${afterCode}Answer: ${answer}`;
+  };
+  return {
+    newCache(batchSize: number): KVCache {
+      for (let b = 0; b < batchSize; b++) fed[b] = [];
+      return { batchSize, length: 0, dispose() {} };
+    },
+    step(_cache: KVCache, tokens: Int32Array) {
+      const logits = new Float32Array(tokens.length * VOCAB_SIZE);
+      tokens.forEach((token, b) => {
+        fed[b].push(token);
+        const text = decode(fed[b]);
+        let next = EOS;
+        if (text.includes('\nA:')) {
+          const response = text.slice(text.indexOf('\nA:') + 3);
+          const script = respond(text);
+          if (response.length < script.length && script.startsWith(response)) next = encode(script[response.length])[0];
+        }
+        logits[b * VOCAB_SIZE + next] = 40;
+      });
+      return { logits: tf.tensor2d(logits, [tokens.length, VOCAB_SIZE]), values: tf.fill([tokens.length], 0) as tf.Tensor1D };
+    },
+  } as unknown as GPT;
+}
+
+/** Prints the value of `print(<expression>)` for test-set expressions. */
+function fakeSandbox(): PythonSandbox {
+  return {
+    async run(code: string): Promise<RunResult> {
+      const p = testSet().find((q) => code === `print(${q.expression})`);
+      const base = { stderr: '', timedOut: false, truncated: false, durationMs: 0.1 };
+      return p ? { ...base, ok: true, stdout: `${p.answer}\n` } : { ...base, ok: false, stdout: '', error: { type: 'NameError', message: 'x' } };
+    },
+    async close() {},
+  };
+}
+
+describe('evaluatePassAtOne', () => {
+  beforeAll(async () => {
+    await tf.setBackend('wasm');
+  });
+
+  it('scores k samples per test problem per Nmax, with a block per Nmax named as the report names it', async () => {
+    const before = tf.memory().numTensors;
+    const problems = testSet();
+    const blocks = await evaluatePassAtOne(scriptedModel(), problems, {
+      nmaxList: [0, 1],
+      k: 2,
+      temperature: 1,
+      topP: 0.7,
+      seed: 4,
+      episode: { format: TOOL_FORMATS.retool, maxResponseTokens: 96, maxOutputChars: 64 },
+      sandbox: fakeSandbox(),
+      runOptions: { timeoutMs: 1000, maxOutputBytes: 1024 },
+    });
+    expect(tf.memory().numTensors).toBe(before);
+    expect(blocks.map((b) => Object.keys(b).sort())).toEqual(
+      Array(2).fill(
+        [
+          'byTier', 'callsHistogram', 'callsPerResponse', 'codeLines', 'codePassRate', 'codeRatio', 'correctCodeCount',
+          'invocationPosition', 'nmax', 'pass@1', 'samples', 'selfCorrections', 'singleCallShare',
+        ].sort(),
+      ),
+    );
+    const [none, one] = blocks;
+    // Nmax 0: code is written but never run, so every answer is -1.
+    expect(none).toMatchObject({ nmax: 0, samples: 128, 'pass@1': 0, codeRatio: 1, callsPerResponse: 0, correctCodeCount: 0 });
+    expect(none.byTier).toEqual({ easy: 0, medium: 0, hard: 0 });
+    expect(none.callsHistogram).toEqual([128]);
+    // Nmax 1: easy and medium (32 of 64 problems) right, hard wrong by one.
+    expect(one).toMatchObject({ nmax: 1, samples: 128, 'pass@1': 0.5, codeRatio: 1, callsPerResponse: 1, correctCodeCount: 128 });
+    expect(one.byTier).toEqual({ easy: 1, medium: 1, hard: 0 });
+    expect(one).toMatchObject({ codePassRate: 1, singleCallShare: 1, selfCorrections: 0, codeLines: 1 });
+    // The fence starts at token 1 (after the space) of responses 70 to 80 tokens long.
+    expect(one.invocationPosition).toBeGreaterThan(1 / 80);
+    expect(one.invocationPosition).toBeLessThanOrEqual(1 / 70);
+    expect(one.callsHistogram).toEqual([0, 128]);
+  });
+
+  it('wraps a model so its caches stay its own and only its logits change', () => {
+    const model = scriptedModel();
+    const filtered = withNucleusFilter(model, 1, 0.5);
+    const cache = filtered.newCache(1);
+    const { logits, values } = filtered.step(cache, Int32Array.from([1]));
+    const row = logits.dataSync();
+    expect(row.filter((x) => x !== -Infinity)).toEqual(Float32Array.from([40]));
+    tf.dispose([logits, values]);
+  });
+});
