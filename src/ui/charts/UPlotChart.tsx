@@ -94,6 +94,9 @@ export function lineSeries(label: string, stroke: string, extra: Partial<uPlot.S
   return { label, stroke, width: 2, points: { show: false }, ...extra };
 }
 
+/** Steps are whole numbers: tick at these spacings only. */
+const STEP_TICKS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000];
+
 /** A y range: fixed, or from 0 to at least 1 (counts, where uPlot would stretch an all-zero series to 100). */
 export type YRange = [number, number] | 'fromZero';
 
@@ -105,7 +108,7 @@ export function stepChartOptions(series: uPlot.Series[], y: { range?: YRange; la
       x: { time: false },
       y: range ? { range } : { auto: true },
     },
-    axes: [{ label: 'step' }, { label: y.label, size: 50 }],
+    axes: [{ label: 'step', incrs: STEP_TICKS }, { label: y.label, size: 50 }],
     series: [{ label: 'step' }, ...series],
     legend: { live: true },
     cursor: { drag: { x: true, y: false } },
