@@ -13,9 +13,10 @@ const ARTIFACTS = 'e2e/artifacts';
 const TINY_RUN = 'steps=2&promptsPerStep=4&groupSize=4&minibatchSize=16&maxResponseTokens=64&samplesPerStep=16&testEvery=1000';
 /**
  * Enough answers that the base model's rare code blocks show up (RL amplifies a prior that is
- * there from the start): every answer of 4 steps of 8 x 8 goes to the inspector.
+ * there from the start): every answer of each 8 x 8 step goes to the inspector, sampled at
+ * temperature 1, until one has executed code.
  */
-const CODE_HUNT_RUN = 'steps=4&promptsPerStep=8&groupSize=8&minibatchSize=64&maxResponseTokens=96&samplesPerStep=64&testEvery=1000';
+const CODE_HUNT_RUN = 'steps=12&promptsPerStep=8&groupSize=8&minibatchSize=64&maxResponseTokens=96&samplesPerStep=64&temperature=1&testEvery=1000';
 /** Startup (backend probe, base model, Pyodide) plus training, on two shared cores. */
 const TRAINING_TIMEOUT = 150_000;
 
@@ -74,16 +75,21 @@ test('a tiny run trains on forced WebGPU; the step counter and the charts advanc
   await page.screenshot({ path: `${ARTIFACTS}/lab-webgpu-trained.png`, fullPage: true });
 });
 
-test('on the auto backend: trains, shows executed code with its output, exports JSON, survives a reload', async ({ page }) => {
+test('on the auto backend: trains until code runs, pauses, exports JSON, and a reload continues the run', async ({ page }) => {
   await page.goto(`/?preset=quick&seed=1&autostart=1#${CODE_HUNT_RUN}`);
   await expect(page.getByTestId('backend-name')).toHaveText(/^(WEBGPU|WEBGL|WASM|CPU)$/, { timeout: 60_000 });
-  await expect(page.getByTestId('step-counter')).toHaveText('4', { timeout: TRAINING_TIMEOUT });
+  await expect(page.getByTestId('run-status')).toHaveText('training', { timeout: 60_000 });
+  const usedCode = page.getByTestId('filter-code').locator('.chip-count');
+  await expect.poll(async () => Number(await usedCode.textContent()), { timeout: TRAINING_TIMEOUT }).toBeGreaterThan(0);
+  await page.getByTestId('pause-button').click();
+  await expect(page.getByTestId('run-status')).toHaveText('paused', { timeout: 60_000 });
+  const pausedAt = Number(await page.getByTestId('step-counter').textContent());
+  expect(pausedAt).toBeGreaterThan(0);
   await expectNoErrorNotice(page);
 
   // The inspector: an answer with an executed python block, and the sandbox's output marked as environment tokens.
   await page.getByTestId('filter-code').click();
   const sample = page.getByTestId('rollout-sample').first();
-  await expect(sample).toBeVisible();
   await expect(sample).toContainText('```python');
   const output = sample.getByTestId('env-segment').first();
   await expect(output).toContainText('```output');
@@ -96,19 +102,25 @@ test('on the auto backend: trains, shows executed code with its output, exports 
   await page.getByTestId('export-json-button').click();
   const exported = JSON.parse(readFileSync((await (await download).path())!, 'utf8'));
   expect(exported.seed).toBe(1);
-  expect(exported.config.steps).toBe(4);
-  expect(exported.metrics.map((m: { step: number }) => m.step)).toEqual([0, 1, 2, 3, 4]);
-  expect(exported.summary.steps).toBe(4);
+  expect(exported.config.steps).toBe(12);
+  expect(exported.metrics.map((m: { step: number }) => m.step)).toEqual(Array.from({ length: pausedAt + 1 }, (_, i) => i));
+  expect(exported.summary.steps).toBe(pausedAt);
   expect(exported.samples.length).toBeGreaterThan(0);
 
-  // A reload lists the run and shows it where it stopped.
-  await page.reload();
+  // A reload lists the run where it stopped, and Step continues it from its checkpoint.
   const runs = page.getByTestId('run-list');
+  await expect(runs).toContainText(`saved @${pausedAt}`);
+  await page.reload();
   await expect(runs.getByTestId('run-item')).toHaveCount(1);
-  await expect(runs).toContainText('finished');
-  await expect(page.getByTestId('step-counter')).toHaveText('4');
+  await expect(runs).toContainText('paused');
+  await expect(page.getByTestId('step-counter')).toHaveText(String(pausedAt));
   await expect(page.getByTestId('rollout-sample').first()).toBeVisible();
   await page.screenshot({ path: `${ARTIFACTS}/lab-after-reload.png`, fullPage: true });
+  await expect(page.getByTestId('train-button')).toBeEnabled({ timeout: 60_000 });
+  await page.getByTestId('step-button').click();
+  await expect(page.getByTestId('step-counter')).toHaveText(String(pausedAt + 1), { timeout: TRAINING_TIMEOUT });
+  await expect(runs.getByTestId('run-item')).toHaveCount(1);
+  await expectNoErrorNotice(page);
 });
 
 test('an invalid knob is refused at its field and nothing trains', async ({ page }) => {
