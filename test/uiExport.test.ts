@@ -37,11 +37,12 @@ describe('run export', () => {
   it('writes CSV with one row per step, the scalar metrics and the step-time split, blanks for missing figures', () => {
     const csv = runCsv(history.slice(0, 2));
     const lines = csv.trimEnd().split('\n');
-    expect(lines[0]).toBe(
-      'step,accuracy,testAccuracy,codeCallFrequency,callsPerResponse,responseLength,policyTokens,codeErrorRate,kl,entropy,clipFraction,valueLoss,filterPassRate,tokensPerSecond,generateSeconds,executeSeconds,updateSeconds',
-    );
-    expect(lines[1]).toBe('0,,0.1,,,,,,,,,,,,,,');
-    expect(lines[2]).toBe('1,0.2,,0.5,,,,,,,,,,,1.5,0.25,0.75');
+    expect(lines[0]).toBe(['step', ...SCALAR_METRICS, 'generateSeconds', 'executeSeconds', 'updateSeconds'].join(','));
+    expect(lines[0].startsWith('step,accuracy,testAccuracy,codeCallFrequency,')).toBe(true);
+    const row = (step: number, figures: Record<string, number>, seconds: string) =>
+      [String(step), ...SCALAR_METRICS.map((name) => (name in figures ? String(figures[name]) : '')), seconds].join(',');
+    expect(lines[1]).toBe(row(0, { testAccuracy: 0.1 }, ',,'));
+    expect(lines[2]).toBe(row(1, { accuracy: 0.2, codeCallFrequency: 0.5 }, '1.5,0.25,0.75'));
     expect(lines).toHaveLength(3);
     expect(lines.every((l) => l.split(',').length === CSV_COLUMNS.length)).toBe(true);
     expect(csv.endsWith('\n')).toBe(true);
