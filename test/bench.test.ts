@@ -1,0 +1,122 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runBenchmark, SHORT_SIZES, type BenchReport } from '../src/core/bench/benchmark';
+import { countDispatches } from '../src/core/bench/dispatchCounter';
+import type { GPTConfig } from '../src/core/model/config';
+import { GPT } from '../src/core/model/gpt';
+import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
+import { VOCAB_SIZE } from '../src/core/tokenizer';
+import { useWasmBackend } from './modelHelpers';
+
+beforeAll(useWasmBackend);
+
+describe('countDispatches', () => {
+  it('counts each kernel call and each readback, by name, until stopped', async () => {
+    const a = tf.tensor1d([1, 2, 3]);
+    const b = tf.tensor1d([10, 20, 30]);
+    const counter = countDispatches();
+    const sum = tf.add(a, b);
+    const product = tf.mul(sum, 2); // the scalar 2 is uploaded, not a kernel
+    expect(Array.from(product.dataSync())).toEqual([22, 44, 66]);
+    expect(Array.from(await sum.data())).toEqual([11, 22, 33]);
+    expect(counter.counts()).toEqual({ kernels: 2, readbacks: 2, byKernel: { Add: 1, Multiply: 1 } });
+    counter.reset();
+    tf.dispose(tf.add(a, b));
+    expect(counter.counts()).toEqual({ kernels: 1, readbacks: 0, byKernel: { Add: 1 } });
+    counter.stop();
+    tf.dispose(tf.add(a, b));
+    product.dataSync();
+    expect(counter.counts().kernels).toBe(1);
+    expect(counter.counts().readbacks).toBe(0);
+    expect(Object.prototype.hasOwnProperty.call(tf.engine(), 'runKernel')).toBe(false);
+    tf.dispose([a, b, sum, product]);
+  });
+});
+
+/** The vocabulary the prompts need, everything else small, so the short run takes seconds. */
+const SMALL_CONFIG: GPTConfig = { vocabSize: VOCAB_SIZE, contextLength: 128, nLayer: 1, nHead: 2, nEmbd: 16, mlpRatio: 2 };
+
+/** Answers every call at once, as a warm sandbox would, and counts them. */
+function fakeSandbox(): PythonSandbox & { calls: number } {
+  const result: RunResult = { ok: true, stdout: '10081\n', stderr: '', timedOut: false, truncated: false, durationMs: 0.5 };
+  return {
+    calls: 0,
+    async run() {
+      this.calls++;
+      return result;
+    },
+    async close() {},
+  };
+}
+
+type Schema = 'number' | 'string' | { [key: string]: Schema };
+
+const STEP_SCHEMA: Schema = {
+  nmax: 'number',
+  seconds: { generate: 'number', execute: 'number', update: 'number', total: 'number' },
+  responses: 'number',
+  policyTokens: 'number',
+  sandboxCalls: 'number',
+  sandboxCallSeconds: 'number',
+  tensorsLeaked: 'number',
+};
+
+const REPORT_SCHEMA: Schema = {
+  backend: 'string',
+  model: { source: 'string', parameters: 'number' },
+  generate: {
+    batch: 'number',
+    newTokens: 'number',
+    tokensPerSecond: 'number',
+    recomputeTokensPerSecond: 'number',
+    speedup: 'number',
+    seconds: 'number',
+    recomputeSeconds: 'number',
+  },
+  update: { sequences: 'number', tokens: 'number', seconds: 'number', tokensPerSecond: 'number' },
+  sandbox: { calls: 'number', medianMs: 'number', p95Ms: 'number' },
+  step: { nmax2: STEP_SCHEMA, nmax0: STEP_SCHEMA },
+  dispatchesPerTokenStep: 'number',
+  readbacksPerTokenStep: 'number',
+  kernelsPerTokenStep: {},
+  tensorsLeakedPerStep: 'number',
+};
+
+/** Paths in `value` that are missing or of the wrong type (numbers must be finite and >= 0). */
+function schemaErrors(value: unknown, schema: Schema, path = ''): string[] {
+  if (schema === 'number') return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? [] : [`${path}: ${String(value)}`];
+  if (schema === 'string') return typeof value === 'string' && value.length > 0 ? [] : [`${path}: ${String(value)}`];
+  if (typeof value !== 'object' || value === null) return [`${path}: not an object`];
+  return Object.entries(schema).flatMap(([key, inner]) => schemaErrors((value as Record<string, unknown>)[key], inner, `${path}.${key}`));
+}
+
+describe('runBenchmark (short sizes, small model, fake sandbox)', () => {
+  it('fills every field of the report with a number or a name, and leaks no tensor', async () => {
+    const model = GPT.init(SMALL_CONFIG, 3);
+    const sandbox = fakeSandbox();
+    const before = tf.memory().numTensors;
+    const report: BenchReport = await runBenchmark({ model, modelSource: 'test', sandbox, sizes: SHORT_SIZES });
+    expect(tf.memory().numTensors).toBe(before);
+    model.dispose();
+
+    expect(schemaErrors(report, REPORT_SCHEMA)).toEqual([]);
+    expect(report.backend).toBe('wasm');
+    expect(report.model.parameters).toBe(model.parameterCount());
+    expect(report.generate.batch).toBe(SHORT_SIZES.batch);
+    expect(report.generate.newTokens).toBe(SHORT_SIZES.newTokens);
+    expect(report.generate.tokensPerSecond).toBeGreaterThan(0);
+    expect(report.update.tokens).toBe(SHORT_SIZES.batch * (16 + SHORT_SIZES.newTokens));
+    expect(report.sandbox.calls).toBe(SHORT_SIZES.sandboxCalls);
+    expect(sandbox.calls).toBeGreaterThanOrEqual(SHORT_SIZES.sandboxCalls + 5);
+    expect(report.step.nmax2.nmax).toBe(2);
+    expect(report.step.nmax0.nmax).toBe(0);
+    expect(report.step.nmax0.sandboxCalls).toBe(0);
+    expect(report.step.nmax2.responses).toBe(SHORT_SIZES.step.promptsPerStep! * SHORT_SIZES.step.groupSize!);
+    // the update ran (the bench opens the filter band, so a model that solves nothing still trains)
+    expect(report.step.nmax2.seconds.update).toBeGreaterThan(0);
+    expect(report.tensorsLeakedPerStep).toBe(0);
+    const kernelSum = Object.values(report.kernelsPerTokenStep).reduce((a, b) => a + b, 0);
+    expect(kernelSum).toBeCloseTo(report.dispatchesPerTokenStep, 0);
+    expect(report.readbacksPerTokenStep).toBeGreaterThanOrEqual(1);
+  });
+});
