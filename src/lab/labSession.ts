@@ -14,6 +14,7 @@ import { Trainer, type StepRecord } from '../core/rl/trainer';
 import type { PythonSandbox } from '../core/sandbox/protocol';
 import { BASE_PRETRAIN_SHAPE, pretrainOptionErrors, runPretraining, type PretrainOptions, type PretrainShape } from './pretrainJob';
 import { progressEvent } from './progressEvent';
+import { readWeightsAsync } from './readWeightsAsync';
 import type { CheckpointBlob, EvaluationRow, LabEvent, RunStatus } from './protocol';
 import { WorkQueue } from './workQueue';
 
@@ -125,15 +126,16 @@ export class LabSession {
 
   async saveCheckpoint(): Promise<CheckpointBlob> {
     const run = this.requireRun();
-    return this.queue.run(async () =>
-      serializeCheckpoint(run.model, {
+    return this.queue.run(async () => {
+      await readWeightsAsync(run.model);
+      return serializeCheckpoint(run.model, {
         kind: 'rl',
         runId: run.id,
         config: run.config,
         step: run.trainer.step,
         base: this.options.baseMeta ?? null,
-      }),
-    );
+      });
+    });
   }
 
   /** Held-out greedy accuracy of the current weights at each inference Nmax, with progress events. */

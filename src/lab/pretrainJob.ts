@@ -8,6 +8,7 @@ import { BASE_MODEL_CONFIG, type GPTConfig } from '../core/model/config';
 import { GPT } from '../core/model/gpt';
 import { BASE_PRETRAIN_CONFIG, Pretrainer, type PretrainConfig } from '../core/pretrain/pretrainer';
 import { progressEvent } from './progressEvent';
+import { readWeightsAsync } from './readWeightsAsync';
 import type { CheckpointBlob, LabEvent } from './protocol';
 
 export interface PretrainOptions {
@@ -70,6 +71,7 @@ export async function runPretraining(options: PretrainOptions, shape: PretrainSh
       hooks.emit(progressEvent('pretrain', step, config.steps, performance.now() - started, `loss ${loss.toFixed(3)}`));
       await hooks.yieldToEvents();
     }
+    await readWeightsAsync(model);
     return serializeCheckpoint(model, {
       kind: 'base',
       createdBy: 'TIR Lab pretrain panel',

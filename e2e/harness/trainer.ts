@@ -1,0 +1,114 @@
+/**
+ * Harness page for the trainer worker's browser check (e2e/trainerWorker.spec.ts): starts the
+ * real worker, lets it pick (or force) a backend, and times RL steps on a preset, watching the
+ * page for long tasks. Exposed as `window.trainerHarness` for page.evaluate.
+ */
+import { PRESETS, type ExperimentConfig } from '../../src/core/experiment';
+import type { RolloutSample } from '../../src/core/rl/rolloutSample';
+import type { StepMetrics } from '../../src/core/metrics/stepMetrics';
+import type { BackendChoice, BackendInfo, LabEvent } from '../../src/lab/protocol';
+import { startTrainerWorker } from '../../src/lab/trainerWorkerClient';
+
+export interface TrainerRunRequest {
+  backend: BackendChoice;
+  preset: string;
+  /** RL steps after the step-0 evaluation. */
+  steps: number;
+  baseModelUrl?: string;
+  overrides?: Partial<ExperimentConfig>;
+}
+
+export interface TrainerRunReport {
+  /** The call that failed and its message ("startRun: ..."), or null. */
+  failure: string | null;
+  info: BackendInfo | null;
+  initMs: number;
+  /** Wall time of startRun, which includes the step-0 held-out evaluation. */
+  startRunMs: number;
+  /** Wall time of each step() call, in ms. */
+  stepMs: number[];
+  stepsPerMinute: number;
+  metrics: StepMetrics[];
+  lastSamples: RolloutSample[];
+  statuses: string[];
+  errors: string[];
+  /** Page long tasks (> 50 ms) seen while the worker trained. */
+  longTasks: number;
+}
+
+async function run(request: TrainerRunRequest): Promise<TrainerRunReport> {
+  const events: LabEvent[] = [];
+  let longTasks = 0;
+  const observer = new PerformanceObserver((list) => (longTasks += list.getEntries().length));
+  observer.observe({ type: 'longtask', buffered: false });
+  const worker = startTrainerWorker();
+  let phase = 'init';
+  let failure: string | null = null;
+  let info: BackendInfo | null = null;
+  let initMs = 0;
+  let startRunMs = 0;
+  const stepMs: number[] = [];
+  try {
+    let started = performance.now();
+    info = await worker.init({ backend: request.backend, baseModelUrl: request.baseModelUrl ?? '/models/base/model.json' }, (e) => events.push(e));
+    initMs = performance.now() - started;
+    const config = { ...PRESETS[request.preset], ...request.overrides, steps: request.steps };
+    phase = 'startRun';
+    started = performance.now();
+    await worker.api.startRun('harness', config);
+    startRunMs = performance.now() - started;
+    for (let i = 0; i < request.steps; i++) {
+      phase = `step ${i + 1}`;
+      started = performance.now();
+      await worker.api.step();
+      stepMs.push(performance.now() - started);
+    }
+  } catch (error) {
+    failure = `${phase}: ${(error as Error).message}`;
+  }
+  try {
+    // Let the last events cross from the worker.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const steps = events.filter((e): e is Extract<LabEvent, { type: 'step' }> => e.type === 'step');
+    const meanMs = stepMs.reduce((a, b) => a + b, 0) / Math.max(stepMs.length, 1);
+    return {
+      failure,
+      info,
+      initMs,
+      startRunMs,
+      stepMs,
+      stepsPerMinute: 60_000 / meanMs,
+      metrics: steps.map((e) => e.metrics),
+      lastSamples: steps.at(-1)?.samples ?? [],
+      statuses: events.flatMap((e) => (e.type === 'status' ? [`${e.status}@${e.step}`] : [])),
+      errors: events.flatMap((e) => (e.type === 'error' ? [e.message] : [])),
+      longTasks,
+    };
+  } finally {
+    observer.disconnect();
+    worker.terminate();
+  }
+}
+
+/** Init alone, for a forced backend that must fail with a clear message. */
+async function initOnly(backend: BackendChoice, baseModelUrl = '/models/base/model.json'): Promise<{ info: BackendInfo | null; error: string | null }> {
+  const worker = startTrainerWorker();
+  try {
+    return { info: await worker.init({ backend, baseModelUrl }, () => undefined), error: null };
+  } catch (error) {
+    return { info: null, error: (error as Error).message };
+  } finally {
+    worker.terminate();
+  }
+}
+
+const harness = { run, initOnly };
+export type TrainerHarness = typeof harness;
+
+declare global {
+  interface Window {
+    trainerHarness: TrainerHarness;
+  }
+}
+
+window.trainerHarness = harness;

@@ -1,0 +1,25 @@
+/**
+ * The trainer worker: tfjs and the engine off the UI thread. A thin adapter that wires the
+ * browser's pieces (backend choice, checkpoint fetch, the Python sandbox pool, itself a set of
+ * nested workers) into the lab's TrainerWorkerApi and exposes it with comlink.
+ */
+import * as Comlink from 'comlink';
+import { fetchCheckpoint } from '../src/browser/checkpointFetch';
+import { createBrowserSandbox } from '../src/browser/sandbox/createBrowserSandbox';
+import { chooseBackend } from '../src/browser/tf/chooseBackend';
+import { registerBrowserBackends } from '../src/browser/tf/registerBrowserBackends';
+import type { TrainerWorkerApi } from '../src/lab/protocol';
+import { createTrainerApi } from '../src/lab/trainerApi';
+
+registerBrowserBackends();
+
+// Two Python workers run a step's code calls side by side; one more waits warm to replace a killed one.
+const SANDBOX_POOL = { size: 2, standby: 1 };
+
+const api: TrainerWorkerApi = createTrainerApi({
+  chooseBackend: (choice) => chooseBackend(choice),
+  loadCheckpoint: (url) => fetchCheckpoint(url),
+  createSandbox: async () => createBrowserSandbox({ pool: SANDBOX_POOL }),
+});
+
+Comlink.expose(api);
