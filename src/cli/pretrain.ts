@@ -14,7 +14,7 @@ import { BASE_PRETRAIN_CONFIG, Pretrainer, type PretrainConfig } from '../core/p
 import { saveCheckpointDir } from '../node/checkpointFiles';
 import { useNodeBackend } from '../node/tfBackend';
 import { UsageError } from './cliArgs';
-import { drawProgress, formatDuration, progressLine } from './progress';
+import { drawProgress, formatDuration, progressLine, yieldToEventLoop } from './progress';
 
 const USAGE = `usage: npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--batch-size N]
                            [--row-length N] [--lr X] [--save-every N]
@@ -97,7 +97,8 @@ async function main(): Promise<number> {
       if (step % 10 === 0 || step === config.steps) {
         drawProgress(progressLine(step, config.steps, started, `loss ${smoothed.toFixed(3)} lr ${learningRate.toExponential(1)}`));
       }
-      if (step % saveEvery === 0 || step === config.steps) saveCheckpointDir(out, model, meta());
+      if (step % saveEvery === 0 || step === config.steps) await saveCheckpointDir(out, model, meta());
+      await yieldToEventLoop();
     }
     process.stderr.write(`\ndone: ${out} (${formatDuration((performance.now() - started) / 1000)})\n`);
   } finally {

@@ -18,3 +18,11 @@ export function drawProgress(line: string): void {
   if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${line}`);
   else process.stderr.write(`${line}\n`);
 }
+
+/**
+ * tfjs-wasm resolves data() as a microtask, so a training loop never returns to the event loop by
+ * itself: file writes, signals and timers would wait until the loop ends.
+ */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

@@ -16,7 +16,7 @@ import { loadCheckpointDir, saveCheckpointDir } from '../node/checkpointFiles';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
 import { useNodeBackend, type NodeBackend } from '../node/tfBackend';
 import { experimentFromFlags, knobOptions, knobUsage, UsageError } from './cliArgs';
-import { drawProgress, formatDuration, progressLine } from './progress';
+import { drawProgress, formatDuration, progressLine, yieldToEventLoop } from './progress';
 
 export const DEFAULT_BASE_CHECKPOINT = 'public/models/base';
 
@@ -111,8 +111,8 @@ async function main(): Promise<number> {
     appendFileSync(metricsPath, `${JSON.stringify(r.metrics)}\n`);
     for (const s of r.samples) appendFileSync(samplesPath, `${JSON.stringify(s)}\n`);
   };
-  const finish = () => {
-    saveCheckpointDir(join(out, 'checkpoint'), model, {
+  const finish = async () => {
+    await saveCheckpointDir(join(out, 'checkpoint'), model, {
       kind: 'rl',
       preset: args.preset,
       config,
@@ -145,8 +145,9 @@ async function main(): Promise<number> {
       const r = await trainer.trainStep();
       record(r);
       drawProgress(progressLine(trainer.step, config.steps, started, figures(r.metrics, lastTest)));
+      await yieldToEventLoop();
     }
-    const wall = finish();
+    const wall = await finish();
     process.stderr.write(`\n${interrupted ? 'interrupted; saved' : 'done'}: ${out} (${formatDuration(wall)})\n`);
   } finally {
     trainer.dispose();
