@@ -9,7 +9,7 @@ import type { GPT } from '../model/gpt';
 import { sampleFromLogits } from '../model/sampling';
 import { Random } from '../random';
 import { BOS } from '../tokenizer';
-import { decodeStep } from '../rl/rollout';
+import { decodeStep, readKeptValues } from '../rl/rollout';
 import { countDispatches, type DispatchCounts } from './dispatchCounter';
 
 export interface GenerationRun {
@@ -26,18 +26,25 @@ export interface CachedGenerationRun extends GenerationRun {
   kernelsPerTokenStep: Record<string, number>;
 }
 
-/** `newTokens` tokens for each of `batch` sequences through the KV cache, from BOS. */
+/** `newTokens` tokens for each of `batch` sequences through the KV cache, from BOS, as a rollout's token steps. */
 export async function generateWithCache(model: GPT, batch: number, newTokens: number, seed: number): Promise<CachedGenerationRun> {
   const rng = new Random(seed);
   const cache = model.newCache(batch);
   let feed: Int32Array = new Int32Array(batch).fill(BOS);
+  const kept: tf.Tensor1D[] = [];
   const counter = countDispatches();
   const started = performance.now();
   try {
-    for (let t = 0; t < newTokens; t++) feed = (await decodeStep(model, cache, feed, 1, rng)).tokens;
+    for (let t = 0; t < newTokens; t++) {
+      const sampled = await decodeStep(model, cache, feed, 1, rng);
+      kept.push(sampled.values);
+      feed = sampled.tokens;
+    }
+    await readKeptValues(kept);
   } finally {
     counter.stop();
     cache.dispose();
+    tf.dispose(kept);
   }
   const seconds = (performance.now() - started) / 1000;
   return { ...rates(batch, newTokens, seconds), ...perStep(counter.counts(), newTokens) };

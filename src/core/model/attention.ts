@@ -1,11 +1,10 @@
 /**
- * Causal self-attention with ALiBi, the model's only position signal, in two forms that compute the
- * same function: `causalAttention` over whole sequences (training; differentiable) and
- * `cachedAttention` for one new position against a KV cache (decoding). Both read the same bias
- * tensor, so the two agree up to float rounding.
+ * Causal self-attention with ALiBi, the model's only position signal, over whole sequences
+ * (training; differentiable). One position against a KV cache is decoding.ts's, with the same
+ * slopes, so the two agree up to float rounding.
  *
- * Both take the fused projection qkv [B, T, 3C] (q, k, v side by side, each C = H * D wide, heads
- * in order within each) and return the heads' outputs side by side, [B, T, C].
+ * It takes the fused projection qkv [B, T, 3C] (q, k, v side by side, each C = H * D wide, heads
+ * in order within each) and returns the heads' outputs side by side, [B, T, C].
  */
 import * as tf from '@tensorflow/tfjs-core';
 
@@ -109,35 +108,4 @@ export function causalAttention(qkv: tf.Tensor3D, nHead: number, bias: tf.Tensor
     };
   });
   return attend(qkv) as tf.Tensor3D;
-}
-
-// ---------------------------------------------------------------------------------------------
-// One position against a KV cache
-
-/** One layer's cached keys and values, each [B, H, positions so far, D]. */
-export type LayerKV = { keys: tf.Tensor4D; values: tf.Tensor4D };
-
-/**
- * Attention of one new position per sequence (qkv [B, 1, 3C]) over the cached positions and itself.
- * Returns the output [B, 1, C] and the cache grown by this position (by concat; a later performance
- * issue preallocates). With a single query row, batched matMul beats channelMatMul here.
- */
-export function cachedAttention(
-  qkv: tf.Tensor3D,
-  nHead: number,
-  cached: LayerKV | null,
-  bias: tf.Tensor3D,
-): { out: tf.Tensor3D; kv: LayerKV } {
-  const [B, T, threeC] = qkv.shape;
-  if (T !== 1) throw new Error(`cachedAttention takes one position per sequence, got ${T}`);
-  const [q, k, v] = splitHeads(qkv, nHead);
-  const [, , H, D] = q.shape;
-  // [B, 1, H, D] and [B, H, 1, D] have the same memory order, so a reshape moves the head axis
-  const toHeads = (x: tf.Tensor4D) => tf.reshape(x, [B, H, 1, D]) as tf.Tensor4D;
-  const keys = cached ? tf.concat([cached.keys, toHeads(k)], 2) : toHeads(k);
-  const values = cached ? tf.concat([cached.values, toHeads(v)], 2) : toHeads(v);
-  const position = keys.shape[2] - 1;
-  const biasHere = tf.reshape(tf.slice(bias, [position, 0, 0], [1, H, position + 1]), [1, H, 1, position + 1]);
-  const weights = tf.softmax(tf.add(tf.matMul(toHeads(q), keys, false, true), biasHere)); // [B, H, 1, L]
-  return { out: tf.reshape(tf.matMul(weights, values), [B, 1, threeC / 3]), kv: { keys, values } };
 }

@@ -5,8 +5,8 @@
  * head (PPO's critic).
  *
  * `forward` is the full causal pass used in training (differentiable); `step` feeds one token per
- * sequence to a batch of sequences through a KV cache. Both run the same blocks; only the attention core
- * differs (attention.ts), and both cores read the same ALiBi bias, so the two agree up to float rounding.
+ * sequence to a batch of sequences through a KV cache (decoding.ts), computing the same function from
+ * weights rearranged for few kernels per token, so the two agree up to float rounding.
  *
  * Training needs tfjs's gradients registered, which tfjs-core alone does not do: the entry point (worker,
  * test, CLI) registers them as it picks the backend ('@tensorflow/tfjs-core/dist/register_all_gradients'
@@ -14,8 +14,9 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { Random } from '../random';
-import { alibiBias, cachedAttention, causalAttention, LayerKV } from './attention';
+import { alibiBias, causalAttention } from './attention';
 import { GPTConfig, validateGPTConfig } from './config';
+import { DecodingCache } from './decoding';
 
 // ---------------------------------------------------------------------------------------------
 // Weights
@@ -76,11 +77,11 @@ function initialValues(spec: WeightSpec, nLayer: number, rng: Random): Float32Ar
   return values;
 }
 
-interface Linear {
+export interface Linear {
   w: tf.Variable;
   b: tf.Variable;
 }
-interface LayerNormWeights {
+export interface LayerNormWeights {
   gamma: tf.Variable;
   beta: tf.Variable;
 }
@@ -92,7 +93,7 @@ interface BlockWeights {
   fc: Linear;
   mlpProj: Linear;
 }
-interface ModelWeights {
+export interface ModelWeights {
   wte: tf.Variable;
   blocks: BlockWeights[];
   lnF: LayerNormWeights;
@@ -134,7 +135,7 @@ function sumRows(t: tf.Tensor): tf.Tensor1D {
   return tf.reshape(tf.matMul(tf.ones([1, t2d.shape[0]]), t2d), [cols]);
 }
 
-const LAYER_NORM_EPS = 1e-5;
+export const LAYER_NORM_EPS = 1e-5;
 
 /** LayerNorm over the last axis: x [..., C], gamma and beta [C]. */
 const layerNormOp = tf.customGrad((x, gamma, beta, save) => {
@@ -216,8 +217,8 @@ function linear(x: tf.Tensor3D, w: Linear): tf.Tensor3D {
 }
 
 // 0.5 (1 + tanh(z)) = sigmoid(2z), and wasm's sigmoid is ~5x faster than its tanh or erf (measured)
-const GELU_SCALE = 2 * Math.sqrt(2 / Math.PI);
-const GELU_CUBIC = 0.044715;
+export const GELU_SCALE = 2 * Math.sqrt(2 / Math.PI);
+export const GELU_CUBIC = 0.044715;
 
 /** GELU in GPT-2's tanh form, 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), as x sigmoid(...). */
 const geluOp = tf.customGrad((x, save) => {
@@ -234,11 +235,8 @@ const geluOp = tf.customGrad((x, save) => {
   };
 });
 
-/** Where a block's attention gets its keys, qkv [B, T, 3C] -> [B, T, C]: the whole sequence (forward) or a KV cache (step). */
-type AttentionCore = (layer: number, qkv: tf.Tensor3D) => tf.Tensor3D;
-
-function selfAttention(x: tf.Tensor3D, w: BlockWeights, layer: number, core: AttentionCore): tf.Tensor3D {
-  return linear(core(layer, linear(x, w.qkv)), w.attnProj);
+function selfAttention(x: tf.Tensor3D, w: BlockWeights, nHead: number, bias: tf.Tensor3D): tf.Tensor3D {
+  return linear(causalAttention(linear(x, w.qkv), nHead, bias), w.attnProj);
 }
 
 function mlp(x: tf.Tensor3D, w: BlockWeights): tf.Tensor3D {
@@ -246,8 +244,8 @@ function mlp(x: tf.Tensor3D, w: BlockWeights): tf.Tensor3D {
 }
 
 /** Pre-LayerNorm transformer block. */
-function block(x: tf.Tensor3D, w: BlockWeights, layer: number, core: AttentionCore): tf.Tensor3D {
-  const h = tf.add<tf.Tensor3D>(x, selfAttention(layerNorm(x, w.ln1), w, layer, core));
+function block(x: tf.Tensor3D, w: BlockWeights, nHead: number, bias: tf.Tensor3D): tf.Tensor3D {
+  const h = tf.add<tf.Tensor3D>(x, selfAttention(layerNorm(x, w.ln1), w, nHead, bias));
   return tf.add(h, mlp(layerNorm(h, w.ln2), w));
 }
 
@@ -260,39 +258,6 @@ export interface KVCache {
   /** Positions already fed; the next `step` writes position `length`. */
   readonly length: number;
   dispose(): void;
-}
-
-class GPTKVCache implements KVCache {
-  layers: LayerKV[] = [];
-  disposed = false;
-
-  constructor(
-    readonly owner: GPT,
-    readonly batchSize: number,
-  ) {}
-
-  get length(): number {
-    return this.layers.length === 0 ? 0 : this.layers[0].keys.shape[2];
-  }
-
-  /** Grown by concat, one position per step (a later performance issue preallocates). */
-  replace(layers: LayerKV[]): void {
-    this.releaseTensors();
-    this.layers = layers;
-  }
-
-  dispose(): void {
-    this.releaseTensors();
-    this.disposed = true;
-  }
-
-  private releaseTensors(): void {
-    for (const { keys, values } of this.layers) {
-      keys.dispose();
-      values.dispose();
-    }
-    this.layers = [];
-  }
 }
 
 export class GPT {
@@ -351,15 +316,13 @@ export class GPT {
     if (T < 1 || T > this.config.contextLength) {
       throw new Error(`forward got ${T} positions; the model takes 1 to contextLength (${this.config.contextLength})`);
     }
-    return tf.tidy(() =>
-      this.run(embed(tokens, this.weights.wte), (_, qkv) => causalAttention(qkv, this.config.nHead, this.bias)),
-    );
+    return tf.tidy(() => this.run(embed(tokens, this.weights.wte)));
   }
 
-  /** A KV cache for batched incremental decoding of `batchSize` sequences. */
+  /** A KV cache for batched incremental decoding of `batchSize` sequences, with the weights as they are now. */
   newCache(batchSize: number): KVCache {
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`cache batch size must be a positive integer, got ${batchSize}`);
-    return new GPTKVCache(this, batchSize);
+    return new DecodingCache(this, batchSize, this.config, this.weights);
   }
 
   /**
@@ -367,7 +330,7 @@ export class GPT {
    * that position. Caller disposes the returned tensors. Throws when the cache is full (contextLength).
    */
   step(cache: KVCache, tokens: Int32Array): { logits: tf.Tensor2D; values: tf.Tensor1D } {
-    if (!(cache instanceof GPTKVCache) || cache.owner !== this) throw new Error('step got a cache made by another model');
+    if (!(cache instanceof DecodingCache) || cache.owner !== this) throw new Error('step got a cache made by another model');
     if (cache.disposed) throw new Error('step got a disposed cache');
     if (tokens.length !== cache.batchSize) {
       throw new Error(`step got ${tokens.length} tokens for a cache of batch size ${cache.batchSize}`);
@@ -375,31 +338,17 @@ export class GPT {
     if (cache.length >= this.config.contextLength) {
       throw new Error(`KV cache is full: it holds contextLength (${this.config.contextLength}) positions`);
     }
-    const { vocabSize: V, nEmbd: C } = this.config;
+    const V = this.config.vocabSize;
     for (const token of tokens) {
       if (token < 0 || token >= V) throw new Error(`step got token ${token}, outside the vocabulary [0, ${V})`);
     }
-    const B = cache.batchSize;
-    const out = tf.tidy(() => {
-      const x = tf.reshape(tf.gather(this.weights.wte, tf.tensor1d(tokens, 'int32')), [B, 1, C]) as tf.Tensor3D;
-      const kv: LayerKV[] = [];
-      const { logits, values } = this.run(x, (layer, qkv) => {
-        const attended = cachedAttention(qkv, this.config.nHead, cache.layers[layer] ?? null, this.bias);
-        kv.push(attended.kv);
-        return attended.out;
-      });
-      return { logits: tf.reshape(logits, [B, V]) as tf.Tensor2D, values: tf.reshape(values, [B]) as tf.Tensor1D, kv };
-    });
-    cache.replace(out.kv);
-    return { logits: out.logits, values: out.values };
+    return cache.advance(tokens);
   }
 
   /** Embedded tokens x [B, T, C] through the blocks and both heads. */
-  private run(x: tf.Tensor3D, core: AttentionCore): { logits: tf.Tensor3D; values: tf.Tensor2D } {
+  private run(x: tf.Tensor3D): { logits: tf.Tensor3D; values: tf.Tensor2D } {
     const [B, T, C] = x.shape;
-    this.weights.blocks.forEach((w, layer) => {
-      x = block(x, w, layer, core);
-    });
+    for (const w of this.weights.blocks) x = block(x, w, this.config.nHead, this.bias);
     const h = tf.reshape(layerNorm(x, this.weights.lnF), [B * T, C]) as tf.Tensor2D;
     const logits = tf.reshape(matMul2d(h, this.weights.policyHead), [B, T, this.config.vocabSize]) as tf.Tensor3D;
     const values = tf.reshape(tf.add(matMul2d(h, this.weights.valueHead.w), this.weights.valueHead.b), [B, T]) as tf.Tensor2D;

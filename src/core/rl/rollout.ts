@@ -3,10 +3,12 @@
  * sequence feeds from its own queue (BOS, its prompt, then each sampled token, then any tool
  * output the environment inserts), so prompts of different lengths and tool outputs need no
  * padding: a sequence samples whenever its queue runs dry. Code calls raised in a step run
- * concurrently in the sandbox pool before the next step.
+ * concurrently in the sandbox pool before the next step. A token step reads back the logits
+ * only; the value head's estimates stay on the device and come back in one read at the end.
  */
+import * as tf from '@tensorflow/tfjs-core';
 import type { GPT, KVCache } from '../model/gpt';
-import { sampleTokens } from '../model/sampling';
+import { sampleFromLogits } from '../model/sampling';
 import { Episode, type EpisodeConfig } from '../env/episode';
 import type { PythonSandbox, RunOptions } from '../sandbox/protocol';
 import type { Random } from '../random';
@@ -36,8 +38,9 @@ export interface RolloutTiming {
 }
 
 /**
- * One token step of the whole batch: feeds `feed` through the cache, samples the next token of every
- * row and reads the value head's estimates. Rows that are not sampling ignore their entries.
+ * One token step of the whole batch: feeds `feed` through the cache and samples the next token of
+ * every row from one readback of the logits. The value head's estimates [B] are returned as a
+ * tensor, still on the device, for the caller to read later and dispose.
  */
 export async function decodeStep(
   model: GPT,
@@ -45,14 +48,26 @@ export async function decodeStep(
   feed: Int32Array,
   temperature: number,
   rng: Random,
-): Promise<{ tokens: Int32Array; logProbs: Float32Array; values: Float32Array }> {
+): Promise<{ tokens: Int32Array; logProbs: Float32Array; values: tf.Tensor1D }> {
   const { logits, values } = model.step(cache, feed);
   try {
-    const sampled = sampleTokens(logits, temperature, rng);
-    return { ...sampled, values: (await values.data()) as Float32Array };
+    return { ...sampleFromLogits((await logits.data()) as Float32Array, feed.length, temperature, rng), values };
+  } catch (error) {
+    values.dispose();
+    throw error;
   } finally {
     logits.dispose();
-    values.dispose();
+  }
+}
+
+/** Reads the estimates kept by decodeStep, one row of B per token step, in one readback; disposes them. */
+export async function readKeptValues(kept: tf.Tensor1D[]): Promise<Float32Array> {
+  if (kept.length === 0) return new Float32Array(0);
+  const all = tf.concat(kept);
+  try {
+    return (await all.data()) as Float32Array;
+  } finally {
+    all.dispose();
   }
 }
 
@@ -69,6 +84,9 @@ export async function generateRollouts(
   const started = performance.now();
   let executeMs = 0;
   let tokenSteps = 0;
+  const keptValues: tf.Tensor1D[] = [];
+  // Where each kept estimate goes: rollouts[b].values[index] = row b of keptValues[step].
+  const valueSlots: { step: number; b: number; index: number }[] = [];
   try {
     while (rollouts.some((r, b) => !r.episode.done || queues[b].length > 0)) {
       for (let b = 0; b < batch; b++) feed[b] = queues[b].length > 0 ? queues[b].shift()! : PAD;
@@ -82,6 +100,7 @@ export async function generateRollouts(
         continue;
       }
       const sampled = await decodeStep(model, cache, feed, settings.temperature, settings.rng);
+      const valueStep = keptValues.push(sampled.values) - 1;
 
       const calls: { b: number; code: string }[] = [];
       for (let b = 0; b < batch; b++) {
@@ -89,7 +108,7 @@ export async function generateRollouts(
         const token = sampled.tokens[b];
         const rollout = rollouts[b];
         rollout.logProbs.push(sampled.logProbs[b]);
-        rollout.values.push(sampled.values[b]);
+        valueSlots.push({ step: valueStep, b, index: rollout.values.push(0) - 1 });
         const action = rollout.episode.pushPolicyToken(token);
         if (action.type === 'done') continue;
         queues[b].push(token);
@@ -109,8 +128,11 @@ export async function generateRollouts(
         if (!rollouts[b].episode.done) queues[b].push(...envTokens);
       });
     }
+    const values = await readKeptValues(keptValues);
+    for (const { step, b, index } of valueSlots) rollouts[b].values[index] = values[step * batch + b];
   } finally {
     cache.dispose();
+    tf.dispose(keptValues);
   }
   const totalMs = performance.now() - started;
   return { rollouts, timing: { generateSeconds: (totalMs - executeMs) / 1000, executeSeconds: executeMs / 1000, tokenSteps } };
