@@ -18,8 +18,14 @@ const MEASURE = (process.env.TRAINER_E2E_MEASURE ?? '').split(',').filter(Boolea
 /** A Quick-preset step on the software WebGPU adapter takes tens of seconds here. */
 const RUN_TIMEOUT_MS = 600_000;
 
+/** Console lines from the page and its workers, per page. */
+const consoleLines = new WeakMap<Page, string[]>();
+
 async function runHarness(page: Page, request: TrainerRunRequest): Promise<TrainerRunReport> {
+  const lines: string[] = [];
+  consoleLines.set(page, lines);
   page.on('console', (message) => {
+    lines.push(message.text());
     if (message.type() === 'error' || message.type() === 'warning') console.log(`[browser ${message.type()}] ${message.text()}`);
   });
   await page.goto(HARNESS);
@@ -65,6 +71,8 @@ test.describe('trainer worker', () => {
     expect(info.adapter).not.toBeNull();
     expect(info.reason).toContain(`${info.name}: fastest in the probe`);
     expectStepsRan(report);
+    // The worker's Python pool (nested workers) loaded Pyodide in the background.
+    await expect.poll(() => consoleLines.get(page), { timeout: 60_000 }).toContain('Python sandbox ready: 2 interpreters + 1 standby');
   });
 
   test('forced webgpu: skips the probe, names the adapter, and trains', async ({ page }) => {
@@ -73,6 +81,17 @@ test.describe('trainer worker', () => {
     expect(report.info?.adapter?.vendor).toBeTruthy();
     expect(report.info?.reason).toContain('webgpu chosen by override (not probed)');
     expectStepsRan(report);
+  });
+
+  test('a missing base model is refused with a clear message', async ({ page }) => {
+    await page.goto(HARNESS);
+    await page.waitForFunction(() => 'trainerHarness' in window);
+    const result = await page.evaluate(() => window.trainerHarness.initOnly('wasm', '/models/none/model.json'));
+    // vite preview answers a missing file with index.html (200), which the fetch must not take for a checkpoint.
+    expect(result).toEqual({
+      info: null,
+      error: 'could not fetch /models/none/model.json: the server sent an HTML page, so there is no checkpoint file there',
+    });
   });
 
   for (const backend of MEASURE) {

@@ -23,15 +23,16 @@ describe('timeProbeWorkload', () => {
     await useNodeBackend('wasm');
     const before = tf.memory().numTensors;
     const timing = await timeProbeWorkload(SMALL_PROBE);
-    expect(timing.stopped).toBeNull();
+    expect(timing).toMatchObject({ stopped: null, stoppedInWarmUp: false });
     expect(timing.ms).toBeGreaterThan(0);
     expect(tf.memory().numTensors).toBe(before);
   });
 
-  it('stops at the cap, or as soon as the timed round is slower than the best so far', async () => {
+  it('stops at the cap, or as soon as it is slower than the best so far (in the warm-up too, without shaders)', async () => {
     const before = tf.memory().numTensors;
-    expect((await timeProbeWorkload({ ...SMALL_PROBE, capMs: 0 })).stopped).toBe('cap');
-    expect((await timeProbeWorkload(SMALL_PROBE, 0)).stopped).toBe('slower');
+    expect(await timeProbeWorkload({ ...SMALL_PROBE, capMs: 0 })).toMatchObject({ stopped: 'cap', stoppedInWarmUp: true });
+    expect(await timeProbeWorkload(SMALL_PROBE, 0)).toMatchObject({ stopped: 'slower', stoppedInWarmUp: false });
+    expect(await timeProbeWorkload(SMALL_PROBE, 0, false)).toMatchObject({ stopped: 'slower', stoppedInWarmUp: true });
     expect(tf.memory().numTensors).toBe(before);
   });
 });

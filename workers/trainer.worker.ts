@@ -19,7 +19,15 @@ const SANDBOX_POOL = { size: 2, standby: 1 };
 const api: TrainerWorkerApi = createTrainerApi({
   chooseBackend: (choice) => chooseBackend(choice),
   loadCheckpoint: (url) => fetchCheckpoint(url),
-  createSandbox: async () => createBrowserSandbox({ pool: SANDBOX_POOL }),
+  createSandbox: async (emit) => {
+    const pool = createBrowserSandbox({ pool: SANDBOX_POOL });
+    // Load Pyodide now, beside the first evaluation, rather than at the model's first code call.
+    pool.warmUp().then(
+      () => console.info(`Python sandbox ready: ${SANDBOX_POOL.size} interpreters + ${SANDBOX_POOL.standby} standby`),
+      (error: Error) => emit({ type: 'error', message: `the Python sandbox could not start: ${error.message}` }),
+    );
+    return pool;
+  },
 });
 
 Comlink.expose(api);

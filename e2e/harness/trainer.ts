@@ -7,7 +7,7 @@ import { PRESETS, type ExperimentConfig } from '../../src/core/experiment';
 import type { RolloutSample } from '../../src/core/rl/rolloutSample';
 import type { StepMetrics } from '../../src/core/metrics/stepMetrics';
 import type { BackendChoice, BackendInfo, LabEvent } from '../../src/lab/protocol';
-import { startTrainerWorker } from '../../src/lab/trainerWorkerClient';
+import { startTrainerWorker, type TrainerWorker } from '../../src/lab/trainerWorkerClient';
 
 export interface TrainerRunRequest {
   backend: BackendChoice;
@@ -36,12 +36,17 @@ export interface TrainerRunReport {
   longTasks: number;
 }
 
+/** The last run's worker stays up (its Python pool may still be loading) until the next run or the page closes. */
+let lastWorker: TrainerWorker | null = null;
+
 async function run(request: TrainerRunRequest): Promise<TrainerRunReport> {
+  lastWorker?.terminate();
   const events: LabEvent[] = [];
   let longTasks = 0;
   const observer = new PerformanceObserver((list) => (longTasks += list.getEntries().length));
   observer.observe({ type: 'longtask', buffered: false });
   const worker = startTrainerWorker();
+  lastWorker = worker;
   let phase = 'init';
   let failure: string | null = null;
   let info: BackendInfo | null = null;
@@ -86,7 +91,6 @@ async function run(request: TrainerRunRequest): Promise<TrainerRunReport> {
     };
   } finally {
     observer.disconnect();
-    worker.terminate();
   }
 }
 

@@ -12,7 +12,9 @@ const WEIGHTS_FILE = 'weights.bin';
 export async function fetchCheckpoint(url: string, fetchFile: typeof fetch = fetch): Promise<CheckpointBlob> {
   const manifestUrl = new URL(url.endsWith('/') ? `${url}${MANIFEST_FILE}` : url, globalThis.location?.href);
   const weightsUrl = new URL(WEIGHTS_FILE, manifestUrl);
-  const [manifestResponse, weightsResponse] = await Promise.all([get(manifestUrl, fetchFile), get(weightsUrl, fetchFile)]);
+  // One after the other, so a missing checkpoint is reported by its manifest's name.
+  const manifestResponse = await get(manifestUrl, fetchFile);
+  const weightsResponse = await get(weightsUrl, fetchFile);
   const text = await manifestResponse.text();
   let manifest: unknown;
   try {
@@ -31,5 +33,9 @@ async function get(url: URL, fetchFile: typeof fetch): Promise<Response> {
     throw new Error(`could not fetch ${url.pathname}: ${(error as Error).message}`);
   }
   if (!response.ok) throw new Error(`could not fetch ${url.pathname}: HTTP ${response.status}${response.status === 404 ? ' (not found)' : ''}`);
+  // A single-page-app server (vite preview among them) answers a missing file with its index.html.
+  if (response.headers.get('content-type')?.includes('text/html')) {
+    throw new Error(`could not fetch ${url.pathname}: the server sent an HTML page, so there is no checkpoint file there`);
+  }
   return response;
 }

@@ -12,7 +12,8 @@ import type { BackendChoice, BackendInfo, CheckpointBlob, LabEvent, TrainerWorke
 export interface TrainerEnvironment {
   chooseBackend(choice: BackendChoice): Promise<BackendInfo>;
   loadCheckpoint(url: string): Promise<CheckpointBlob>;
-  createSandbox(): Promise<PythonSandbox>;
+  /** `emit` lets a sandbox that starts in the background report a failure. */
+  createSandbox(emit: (event: LabEvent) => void): Promise<PythonSandbox>;
   yieldToEvents?: () => Promise<void>;
   pretrainShape?: PretrainShape;
 }
@@ -61,7 +62,7 @@ export function createTrainerApi(environment: TrainerEnvironment): TrainerWorker
         const blob = await environment.loadCheckpoint(baseModelUrl);
         const { model, meta } = deserializeCheckpoint(blob.manifest, blob.weights);
         try {
-          sandbox = await environment.createSandbox();
+          sandbox = await environment.createSandbox((event) => emit(event));
         } catch (error) {
           model.dispose();
           throw error;

@@ -46,7 +46,7 @@ export async function chooseBackend(choice: BackendChoice, options: ChooseBacken
     try {
       await startBackend(name, startTimeoutMs, problem);
       started.push(name);
-      const timing = await timeProbeWorkload(probe, best?.ms);
+      const timing = await timeProbeWorkload(probe, best?.ms, GPU_BACKENDS.includes(name));
       probeMs[name] = Math.round(timing.ms * 10) / 10;
       if (timing.stopped === 'cap') notes.push(`${name} stopped at the ${probe.capMs} ms cap`);
       else if (timing.stopped === 'slower') notes.push(`${name} stopped once slower than ${best?.name}`);

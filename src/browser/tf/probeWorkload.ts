@@ -26,7 +26,7 @@ export const LAB_PROBE: ProbeSettings = {
   tokenSteps: 8,
   updateRows: 8,
   updateLength: 64,
-  capMs: 3000,
+  capMs: 2500,
 };
 
 export interface ProbeTiming {
@@ -34,6 +34,8 @@ export interface ProbeTiming {
   ms: number;
   /** Why the probe stopped before the end: the time cap, or already slower than `beatMs`. */
   stopped: 'cap' | 'slower' | null;
+  /** It stopped before the timed round began. */
+  stoppedInWarmUp: boolean;
 }
 
 class ProbeStopped extends Error {
@@ -44,31 +46,47 @@ class ProbeStopped extends Error {
 
 /**
  * Times the workload on the current tfjs backend; every tensor it makes is freed. `beatMs` is the
- * best timed round so far: once this round is slower, it cannot win and stops.
+ * best timed round so far: once this round is slower, it cannot win and stops. `compiles` says the
+ * backend compiles shaders on first use (WebGPU, WebGL); one that does not (wasm, cpu) shows its
+ * speed in the warm-up round already, which then stops as soon as it is slower too.
  */
-export async function timeProbeWorkload(settings: ProbeSettings = LAB_PROBE, beatMs = Infinity): Promise<ProbeTiming> {
+export async function timeProbeWorkload(settings: ProbeSettings = LAB_PROBE, beatMs = Infinity, compiles = true): Promise<ProbeTiming> {
   const started = performance.now();
   let timedFrom: number | null = null;
   const checkLimits = () => {
     const now = performance.now();
     if (now - started > settings.capMs) throw new ProbeStopped('cap');
-    if (timedFrom !== null && now - timedFrom > beatMs) throw new ProbeStopped('slower');
+    if (now - (timedFrom ?? (compiles ? Infinity : started)) > beatMs) throw new ProbeStopped('slower');
+  };
+  // A GPU readback can take seconds (a first use compiles every shader): stop waiting at the cap.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new ProbeStopped('cap')), settings.capMs)));
+  deadline.catch(() => undefined);
+  const withinCap = <T>(work: Promise<T>): Promise<T> => {
+    work.catch(() => undefined); // an abandoned readback may fail later, when the losing backend is removed
+    return Promise.race([work, deadline]);
   };
   const model = GPT.init(BASE_MODEL_CONFIG, 0);
   try {
-    await probeRound(model, settings, checkLimits);
+    await probeRound(model, settings, checkLimits, withinCap);
     timedFrom = performance.now();
-    await probeRound(model, settings, checkLimits);
-    return { ms: performance.now() - timedFrom, stopped: null };
+    await probeRound(model, settings, checkLimits, withinCap);
+    return { ms: performance.now() - timedFrom, stopped: null, stoppedInWarmUp: false };
   } catch (error) {
     if (!(error instanceof ProbeStopped)) throw error;
-    return { ms: performance.now() - (timedFrom ?? started), stopped: error.why };
+    return { ms: performance.now() - (timedFrom ?? started), stopped: error.why, stoppedInWarmUp: timedFrom === null };
   } finally {
+    clearTimeout(timer);
     model.dispose();
   }
 }
 
-async function probeRound(model: GPT, settings: ProbeSettings, checkLimits: () => void): Promise<void> {
+async function probeRound(
+  model: GPT,
+  settings: ProbeSettings,
+  checkLimits: () => void,
+  withinCap: <T>(work: Promise<T>) => Promise<T>,
+): Promise<void> {
   const { vocabSize } = model.config;
   const cache = model.newCache(settings.batchSize);
   try {
@@ -76,8 +94,11 @@ async function probeRound(model: GPT, settings: ProbeSettings, checkLimits: () =
     for (let t = 0; t < settings.tokenSteps; t++) {
       for (let b = 0; b < tokens.length; b++) tokens[b] = (7 * t + b) % vocabSize;
       const { logits, values } = model.step(cache, tokens);
-      await logits.data();
-      tf.dispose([logits, values]);
+      try {
+        await withinCap(logits.data());
+      } finally {
+        tf.dispose([logits, values]);
+      }
       checkLimits();
     }
   } finally {
@@ -89,8 +110,11 @@ async function probeRound(model: GPT, settings: ProbeSettings, checkLimits: () =
     const { logits, values } = model.forward(input);
     return tf.add(tf.mean(tf.square(logits)), tf.mean(values)) as tf.Scalar;
   }, model.trainableVariables());
-  // Reading every gradient waits for the whole backward pass on GPU backends too.
-  await Promise.all([value, ...Object.values(grads)].map((t) => t.data()));
-  tf.dispose([input, value, ...Object.values(grads)]);
+  try {
+    // Reading every gradient waits for the whole backward pass on GPU backends too.
+    await withinCap(Promise.all([value, ...Object.values(grads)].map((t) => t.data())));
+  } finally {
+    tf.dispose([input, value, ...Object.values(grads)]);
+  }
   checkLimits();
 }
