@@ -279,6 +279,28 @@ describe('LabSession', () => {
     await session.dispose();
   });
 
+  it('reports a step that fails as an error status, and the run can be started again', async () => {
+    const events: LabEvent[] = [];
+    const session = newSession(events);
+    // Responses longer than the tiny model's context overflow its KV cache mid-rollout. Starting
+    // from a checkpoint at step 1 skips the step-0 evaluation, which would overflow first.
+    const overflowing = { ...CONFIG, maxResponseTokens: 200 };
+    await session.startRun('run-o', overflowing, { checkpoint: baseBlob(), step: 1 });
+    const failure = await session.step().then(
+      () => null,
+      (error: Error) => error.message,
+    );
+    expect(failure).toBeTruthy();
+    expect(lastStatus(events)).toEqual({ type: 'status', runId: 'run-o', status: 'error', step: 2, message: failure });
+    await expect(session.train()).rejects.toThrow(failure!);
+    expect(statusEvents(events).slice(-2).map((e) => e.status)).toEqual(['training', 'error']);
+
+    await session.startRun('run-ok', CONFIG);
+    await session.step();
+    expect(lastStatus(events)).toEqual({ type: 'status', runId: 'run-ok', status: 'paused', step: 1 });
+    await session.dispose();
+  });
+
   it('evaluates the current weights at each inference Nmax with progress', async () => {
     const events: LabEvent[] = [];
     const session = newSession(events);

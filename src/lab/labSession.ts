@@ -43,7 +43,6 @@ interface Run {
   trainer: Trainer;
   /** The step-0 record (the starting model's held-out accuracy); replayed by reset. */
   initialRecord: StepRecord | null;
-  status: RunStatus;
 }
 
 export class LabSession {
@@ -69,6 +68,7 @@ export class LabSession {
   /** Replaces the current run (stopping its training) with a new one at its start point. */
   async startRun(runId: string, config: ExperimentConfig, from?: { checkpoint: CheckpointBlob; step: number }): Promise<void> {
     if (typeof runId !== 'string' || runId === '') throw new Error('startRun needs a non-empty run id');
+    if (typeof config !== 'object' || config === null) throw new Error('startRun needs an experiment config object');
     const errors = Object.values(configErrors(config));
     if (errors.length > 0) throw new Error(`invalid experiment config: ${errors.join('; ')}`);
     if (from !== undefined && !(Number.isInteger(from.step) && from.step >= 0 && from.step <= NUMERIC_BOUNDS.steps[1])) {
@@ -80,7 +80,7 @@ export class LabSession {
       // Build the new run before dropping the old, so a bad checkpoint leaves the current run as it was.
       const { model, trainer } = this.openModel(config, start);
       this.closeRun();
-      this.run = { id: runId, config: { ...config }, start, model, trainer, initialRecord: null, status: 'idle' };
+      this.run = { id: runId, config: { ...config }, start, model, trainer, initialRecord: null };
     });
     await this.announceStart(this.requireRun());
   }
@@ -104,7 +104,12 @@ export class LabSession {
     if (this.job?.kind === 'train') throw new Error('training is running; pause it before stepping');
     const ran = await this.queue.run(async () => {
       if (run.trainer.step >= run.config.steps) return false;
-      await this.trainOneStep(run);
+      try {
+        await this.trainOneStep(run);
+      } catch (error) {
+        this.setStatus(run, 'error', messageOf(error));
+        throw error;
+      }
       return true;
     });
     if (!ran) throw new Error(`run ${run.id} has reached its step budget (${run.config.steps} steps)`);
@@ -239,7 +244,6 @@ export class LabSession {
   }
 
   private setStatus(run: Run, status: RunStatus, message?: string): void {
-    run.status = status;
     const event: LabEvent = { type: 'status', runId: run.id, status, step: run.trainer.step };
     this.options.emit(message === undefined ? event : { ...event, message });
   }
