@@ -381,7 +381,8 @@ export class LabController {
       this.addRun(target);
     }
     const run = target;
-    const loaded = await this.command('Loading run', async (api) => {
+    const label = run.checkpointStep === null ? 'Starting the run: held-out test of the base model…' : 'Loading the run from its checkpoint…';
+    const loaded = await this.command(label, async (api) => {
       if (this.state.loadedRunId !== run.id) await this.loadForContinue(api, run);
     });
     if (!loaded || !this.api) return;
