@@ -2,7 +2,8 @@ import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runBenchmark, SHORT_SIZES, type BenchReport } from '../src/core/bench/benchmark';
 import { countDispatches } from '../src/core/bench/dispatchCounter';
-import type { GPTConfig } from '../src/core/model/config';
+import { generateWithCache } from '../src/core/bench/generationBench';
+import { BASE_MODEL_CONFIG, type GPTConfig } from '../src/core/model/config';
 import { GPT } from '../src/core/model/gpt';
 import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
 import { VOCAB_SIZE } from '../src/core/tokenizer';
@@ -30,6 +31,25 @@ describe('countDispatches', () => {
     expect(counter.counts().readbacks).toBe(0);
     expect(Object.prototype.hasOwnProperty.call(tf.engine(), 'runKernel')).toBe(false);
     tf.dispose([a, b, sum, product]);
+  });
+});
+
+describe('a token step of the base model through the KV cache', () => {
+  it('costs 99 kernel calls and one readback (after the first step, which has nothing to concat)', async () => {
+    // Per layer 30: LayerNorm 4 (square, mean-square matMul, rsqrt, mul) x 2, qkv matMul, split,
+    // 3 reshapes to heads, 2 concats, scores matMul, + bias, softmax, matMul, reshape back, proj
+    // matMul, residual add, fc matMul, GELU 5, proj matMul, residual add. Then gather 1, final
+    // LayerNorm 4, two head matMuls and their two reshapes: 3 x 30 + 9 = 99.
+    const model = GPT.init(BASE_MODEL_CONFIG, 1);
+    const steps = 4;
+    const run = await generateWithCache(model, 2, steps, 1);
+    model.dispose();
+    // the first step skips the 6 concats; the rollout's one read of the kept values adds a concat
+    expect(run.dispatchesPerTokenStep).toBe((99 * steps - 6 + 1) / steps);
+    // one logits readback per step, one for all the values at the end
+    expect(run.readbacksPerTokenStep).toBe((steps + 1) / steps);
+    // per layer 2 mean squares and 4 projections; the final mean square and the two heads
+    expect(run.kernelsPerTokenStep._FusedMatMul).toBe(6 * 3 + 3);
   });
 });
 
