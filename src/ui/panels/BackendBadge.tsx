@@ -31,8 +31,9 @@ export function BackendBadge() {
   return (
     <div className={`backend-badge worker-${worker}`} data-testid="backend-badge" title={info ? `${info.reason}\nprobe: ${probe.join(', ')}` : undefined}>
       <span className="backend-name" data-testid="backend-name">
-        {worker === 'failed' ? 'no backend' : info ? info.name.toUpperCase() : 'starting…'}
+        {info ? info.name.toUpperCase() : worker === 'failed' ? 'no backend' : 'starting…'}
       </span>
+      {worker === 'failed' && <span className="backend-failed">trainer stopped</span>}
       {adapter && (
         <span className="backend-adapter" data-testid="backend-adapter">
           {info?.name === 'webgpu' ? '' : 'WebGPU seen: '}

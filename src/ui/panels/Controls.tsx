@@ -19,7 +19,8 @@ export function Controls({ compact = false }: { compact?: boolean }) {
     const r = selectedRun(s);
     return r ? { name: r.name, status: r.status, step: r.step, steps: r.config.steps } : null;
   });
-  const ready = useLabState((s) => s.worker === 'ready');
+  const worker = useLabState((s) => s.worker);
+  const ready = worker === 'ready';
   const busy = useLabState((s) => s.busy);
   const eta = useLabState(etaSeconds);
   const training = run?.status === 'training';
@@ -57,7 +58,7 @@ export function Controls({ compact = false }: { compact?: boolean }) {
           {run ? ` / ${run.steps}` : ''}
         </span>
         <span className={`status status-${run?.status ?? 'none'}`} data-testid="run-status">
-          {busy ?? (run ? run.status : ready ? 'no run yet: press Train' : 'starting the trainer…')}
+          {busy ?? (worker === 'failed' ? 'the trainer did not start: see the message above' : run ? run.status : ready ? 'no run yet: press Train' : 'starting the trainer…')}
         </span>
       </div>
       {run && run.step > 0 && <ProgressBar label={run.name} done={run.step} total={run.steps} etaSeconds={training ? eta : null} testId="run-progress" />}
