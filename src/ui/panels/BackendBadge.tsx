@@ -34,6 +34,11 @@ export function BackendBadge() {
         {info ? info.name.toUpperCase() : worker === 'failed' ? 'no backend' : 'starting…'}
       </span>
       {worker === 'failed' && <span className="backend-failed">trainer stopped</span>}
+      {info && (
+        <span className="backend-reason" data-testid="backend-reason">
+          {info.reason}
+        </span>
+      )}
       {adapter && (
         <span className="backend-adapter" data-testid="backend-adapter">
           {info?.name === 'webgpu' ? '' : 'WebGPU seen: '}
