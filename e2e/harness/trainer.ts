@@ -62,11 +62,13 @@ async function run(request: TrainerRunRequest): Promise<TrainerRunReport> {
     started = performance.now();
     await worker.api.startRun('harness', config);
     startRunMs = performance.now() - started;
+    console.info(`harness: init ${Math.round(initMs)} ms, startRun ${Math.round(startRunMs)} ms`);
     for (let i = 0; i < request.steps; i++) {
       phase = `step ${i + 1}`;
       started = performance.now();
       await worker.api.step();
       stepMs.push(performance.now() - started);
+      console.info(`harness: ${phase} ${Math.round(stepMs[i])} ms`);
     }
   } catch (error) {
     failure = `${phase}: ${(error as Error).message}`;
@@ -106,7 +108,24 @@ async function initOnly(backend: BackendChoice, baseModelUrl = '/models/base/mod
   }
 }
 
-const harness = { run, initOnly };
+/** Pretrains a few steps in the worker (the pretrain panel's path) and returns what the page saw. */
+async function pretrain(backend: BackendChoice, steps: number, baseModelUrl = '/models/base/model.json') {
+  lastWorker?.terminate();
+  const worker = startTrainerWorker();
+  lastWorker = worker;
+  const events: LabEvent[] = [];
+  await worker.init({ backend, baseModelUrl }, (e) => events.push(e));
+  const blob = await worker.api.pretrain({ steps, seed: 3, toolPrior: 0.05 });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  return {
+    losses: events.flatMap((e) => (e.type === 'pretrainStep' ? [e.loss] : [])),
+    progress: events.flatMap((e) => (e.type === 'progress' ? [{ done: e.done, total: e.total, etaSeconds: e.etaSeconds }] : [])),
+    meta: (blob.manifest as { meta: Record<string, unknown> }).meta,
+    weightBytes: blob.weights.byteLength,
+  };
+}
+
+const harness = { run, initOnly, pretrain };
 export type TrainerHarness = typeof harness;
 
 declare global {
