@@ -4,7 +4,7 @@
  * them), the expected answer and the reward. Filters pick correct, wrong, code-using or
  * code-erroring answers.
  */
-import { useState } from 'react';
+import { memo, useDeferredValue, useState } from 'react';
 import type { RolloutSample } from '../../core/rl/rolloutSample';
 import { useLabState } from '../LabContext';
 import { selectedRun } from '../state/labStore';
@@ -23,7 +23,8 @@ const EMPTY: RolloutSample[] = [];
 
 export function RolloutInspector({ limit = 12 }: { limit?: number }) {
   const [filter, setFilter] = useState<SampleFilter>('all');
-  const samples = useLabState((s) => selectedRun(s)?.samples ?? EMPTY);
+  // Rendered in an interruptible pass: a step's new cards never hold up input or the charts.
+  const samples = useDeferredValue(useLabState((s) => selectedRun(s)?.samples ?? EMPTY));
   const keep = FILTERS.find(([name]) => name === filter)![2];
   const shown = samples.filter(keep).slice(0, limit);
 
@@ -64,7 +65,7 @@ export function RolloutInspector({ limit = 12 }: { limit?: number }) {
   );
 }
 
-function SampleCard({ sample }: { sample: RolloutSample }) {
+const SampleCard = memo(function SampleCard({ sample }: { sample: RolloutSample }) {
   const correct = sample.reward > 0;
   const executed = sample.calls.filter((c) => c.executed);
   return (
@@ -100,4 +101,4 @@ function SampleCard({ sample }: { sample: RolloutSample }) {
       </pre>
     </li>
   );
-}
+});
