@@ -11,13 +11,13 @@ import { parseArgs } from 'node:util';
 import { BASE_MODEL_CONFIG } from '../core/model/config';
 import { GPT } from '../core/model/gpt';
 import { BASE_PRETRAIN_CONFIG, Pretrainer, type PretrainConfig } from '../core/pretrain/pretrainer';
-import { saveCheckpointDir } from '../node/checkpointFiles';
+import { loadCheckpointDir, saveCheckpointDir } from '../node/checkpointFiles';
 import { useNodeBackend } from '../node/tfBackend';
 import { UsageError } from './cliArgs';
 import { drawProgress, formatDuration, progressLine, yieldToEventLoop } from './progress';
 
 const USAGE = `usage: npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--batch-size N]
-                           [--row-length N] [--lr X] [--save-every N]
+                           [--row-length N] [--lr X] [--save-every N] [--from CHECKPOINT_DIR]
 defaults: ${JSON.stringify({ ...BASE_PRETRAIN_CONFIG, recipe: undefined })}, out public/models/base`;
 
 function positiveNumber(flag: string, raw: string | undefined, fallback: number, integer: boolean, max = Infinity): number {
@@ -29,9 +29,9 @@ function positiveNumber(flag: string, raw: string | undefined, fallback: number,
   return value;
 }
 
-function parsePretrainArgs(argv: string[]): { config: PretrainConfig; out: string; saveEvery: number } | 'help' {
+function parsePretrainArgs(argv: string[]): { config: PretrainConfig; out: string; from?: string; saveEvery: number } | 'help' {
   const options: Record<string, { type: 'string' | 'boolean' }> = { help: { type: 'boolean' } };
-  for (const name of ['steps', 'seed', 'out', 'tool-prior', 'batch-size', 'row-length', 'lr', 'save-every']) {
+  for (const name of ['steps', 'seed', 'out', 'tool-prior', 'batch-size', 'row-length', 'lr', 'save-every', 'from']) {
     options[name] = { type: 'string' };
   }
   let values: Record<string, string | boolean | undefined>;
@@ -57,7 +57,12 @@ function parsePretrainArgs(argv: string[]): { config: PretrainConfig; out: strin
     learningRate: positiveNumber('lr', str('lr'), d.learningRate, false),
     recipe: { ...d.recipe, toolPrior },
   };
-  return { config, out: str('out') ?? 'public/models/base', saveEvery: positiveNumber('save-every', str('save-every'), 100, true) };
+  return {
+    config,
+    out: str('out') ?? 'public/models/base',
+    from: str('from'),
+    saveEvery: positiveNumber('save-every', str('save-every'), 100, true),
+  };
 }
 
 async function main(): Promise<number> {
@@ -75,7 +80,9 @@ async function main(): Promise<number> {
   }
   const { config, out, saveEvery } = args;
   await useNodeBackend('wasm');
-  const model = GPT.init(BASE_MODEL_CONFIG, config.seed);
+  // --from continues from a checkpoint (a second stage with another recipe); its meta is kept as history.
+  const start = args.from ? await loadCheckpointDir(args.from) : null;
+  const model = start ? start.model : GPT.init(BASE_MODEL_CONFIG, config.seed);
   const pretrainer = new Pretrainer(model, config);
   mkdirSync(out, { recursive: true });
   const logPath = join(out, 'pretrain-log.jsonl');
@@ -85,6 +92,7 @@ async function main(): Promise<number> {
     kind: 'base',
     createdBy: 'npm run pretrain',
     pretrain: config,
+    ...(start ? { continuedFrom: { path: args.from, meta: start.meta } } : {}),
     stepsCompleted: pretrainer.step,
     wallSeconds: (performance.now() - started) / 1000,
   });

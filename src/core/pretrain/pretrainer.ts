@@ -110,7 +110,7 @@ export class Pretrainer {
       const { logProbs } = tokenLogProbsAndEntropy(logits, targetTensor, 1);
       return tf.neg(tf.div(tf.sum(tf.mul(logProbs, mask)), tf.maximum(tf.sum(mask), 1))) as tf.Scalar;
     }, this.model.trainableVariables());
-    const clipped = clipByGlobalNorm(grads, gradClip);
+    const clipped = await clipByGlobalNorm(grads, gradClip);
     if (Number.isFinite(clipped.norm)) this.optimizer.applyGradients(clipped.grads);
     const loss = (await value.data())[0];
     tf.dispose([inputTensor, targetTensor, mask, value, ...Object.values(grads), ...Object.values(clipped.grads)]);

@@ -9,11 +9,14 @@ import * as tf from '@tensorflow/tfjs-core';
  * caller disposes both the inputs and the outputs. A non-finite norm (a NaN or Infinity in some
  * gradient) is returned as is with unscaled copies: the caller should skip that step.
  */
-export function clipByGlobalNorm(grads: tf.NamedTensorMap, maxNorm: number): { grads: tf.NamedTensorMap; norm: number } {
+export async function clipByGlobalNorm(grads: tf.NamedTensorMap, maxNorm: number): Promise<{ grads: tf.NamedTensorMap; norm: number }> {
   if (!(maxNorm > 0)) throw new RangeError(`maxNorm must be positive, got ${maxNorm}`);
   const names = Object.keys(grads);
   if (names.length === 0) return { grads: {}, norm: 0 };
-  const norm = tf.tidy(() => tf.sqrt(tf.addN(names.map((name) => tf.sum(tf.square(grads[name]))))).dataSync()[0]);
+  // An async read: on tfjs-webgpu a dataSync followed by any data() loses the device (measured in the lab's worker).
+  const normTensor = tf.tidy(() => tf.sqrt(tf.addN(names.map((name) => tf.sum(tf.square(grads[name]))))));
+  const norm = (await normTensor.data())[0];
+  normTensor.dispose();
   const scale = Number.isFinite(norm) && norm > maxNorm ? maxNorm / norm : 1;
   const clipped = tf.tidy(() => {
     const out: tf.NamedTensorMap = {};

@@ -69,7 +69,7 @@ export async function policyUpdate(
         figures = [policy.clipFraction, valueLoss, meanEntropy].map((t) => tf.keep(t));
         return loss;
       }, variables);
-      const clipped = clipByGlobalNorm(grads, config.gradClip);
+      const clipped = await clipByGlobalNorm(grads, config.gradClip);
       // A non-finite gradient (NaN/Inf somewhere) would poison the weights: skip that update.
       if (Number.isFinite(clipped.norm)) optimizer.applyGradients(clipped.grads);
       const [clipFraction, valueLoss, entropy] = await Promise.all(figures.map((t) => t.data()));

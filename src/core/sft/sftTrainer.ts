@@ -118,7 +118,7 @@ export class SftTrainer {
       const { logProbs } = tokenLogProbsAndEntropy(logits, targetTensor, 1);
       return tf.neg(tf.div(tf.sum(tf.mul(logProbs, maskTensor)), tf.maximum(tf.sum(maskTensor), 1))) as tf.Scalar;
     }, this.model.trainableVariables());
-    const clipped = clipByGlobalNorm(grads, gradClip);
+    const clipped = await clipByGlobalNorm(grads, gradClip);
     if (Number.isFinite(clipped.norm)) this.optimizer.applyGradients(clipped.grads);
     const loss = (await value.data())[0];
     tf.dispose([inputTensor, targetTensor, maskTensor, value, ...Object.values(grads), ...Object.values(clipped.grads)]);
