@@ -19,7 +19,7 @@ function fakeFetch(files: Record<string, Response | (() => Response)>, missing: 
 }
 
 const json = (value: unknown) => () => new Response(JSON.stringify(value), { headers: { 'content-type': 'application/json' } });
-const binary = (bytes: Uint8Array) => () => new Response(bytes, { headers: { 'content-type': 'application/octet-stream' } });
+const binary = (bytes: Uint8Array) => () => new Response(new Blob([bytes as Uint8Array<ArrayBuffer>]), { headers: { 'content-type': 'application/octet-stream' } });
 const notFound = () => new Response('nope', { status: 404 });
 const indexHtml = () => new Response('<!doctype html><html>', { headers: { 'content-type': 'text/html' } });
 
