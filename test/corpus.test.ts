@@ -71,14 +71,16 @@ describe('corpusDocument', () => {
     expect(toolShare(documents(6, 1000, { ...DEFAULT_CORPUS_RECIPE, toolPrior: 1 }))).toBe(1);
   });
 
-  it('never shows the full tool loop, and notebooks never ask or answer', () => {
+  it('never shows the full tool loop: notebooks never ask, and some close with an answer line', () => {
+    let answered = 0;
     for (const doc of DOCS) {
       expect(doc).not.toMatch(/Q:[\s\S]*```output[\s\S]*Answer:/);
       if (doc.includes('```output')) {
         expect(doc).not.toContain('Q:');
-        expect(doc).not.toContain('Answer');
+        if (/\nAnswer: -?\d+$/.test(doc)) answered++;
       }
     }
+    expect(answered).toBeGreaterThan(0);
   });
 
   it('gives every Q/A document a clean final answer line the reward accepts', () => {

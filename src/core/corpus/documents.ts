@@ -22,11 +22,15 @@ export function toolQaDocument(rng: Random, p: Problem): string {
 }
 
 const NOTEBOOK_INTROS = ['Let us compute it.', 'A quick check in Python:', 'We can run this.', 'Here is the computation.'];
-const VALUE_SENTENCES = ['The value is V.', 'So the result is V.', 'That gives V.', 'We get V.', 'The output is V.', 'It prints V.'];
+// 'Answer: V' is the answer-line habit a notebook may close with. Measured: without it, the base
+// model after an output block always wrote a notebook sentence, never the answer line the reward
+// demands, and RL had no successful tool use to amplify. A notebook never has a question, so no
+// document still shows the whole loop (question, code, output, answer).
+const VALUE_SENTENCES = ['The value is V.', 'So the result is V.', 'That gives V.', 'We get V.', 'The output is V.', 'It prints V.', 'Answer: V'];
 
 /**
  * A python block, its output block exactly as the environment writes it, and a sentence that uses
- * the value; sometimes after a line of prose. Never a question, never an `Answer:` line.
+ * the value (sometimes as an answer line); sometimes after a line of prose. Never a question.
  */
 export function notebookDocument(rng: Random, p: Problem): string {
   const snippet = rng.next() < 0.8 ? expressionSnippet(rng, p) : builtinSnippet(rng);
