@@ -30,6 +30,16 @@ export class Random {
     return items[Math.floor(this.next() * items.length)];
   }
 
+  /** 0..n-1 in a uniformly random order (Fisher-Yates). */
+  permutation(n: number): number[] {
+    const order = Array.from({ length: n }, (_, i) => i);
+    for (let i = n - 1; i > 0; i--) {
+      const j = this.int(0, i);
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    return order;
+  }
+
   /** Standard normal (Box-Muller). */
   normal(): number {
     const u = 1 - this.next();

@@ -7,8 +7,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { corpusDocument, DEFAULT_CORPUS_RECIPE, type CorpusRecipe } from '../corpus/corpus';
 import type { GPT } from '../model/gpt';
 import { Random } from '../random';
-import { tokenLogProbsAndEntropy } from '../rl/ppoLoss';
-import { clipByGlobalNorm } from '../rl/gradClip';
+import { nextTokenStep } from './nextTokenStep';
 import { BOS, encode, EOS, PAD } from '../tokenizer';
 
 export interface PretrainConfig {
@@ -93,7 +92,6 @@ export class Pretrainer {
   async trainStep(): Promise<PretrainStep> {
     const { batchSize, rowLength, gradClip } = this.config;
     const learningRate = this.learningRateAt(this.step);
-    setLearningRate(this.optimizer, learningRate);
     const rows = this.nextRows();
     const width = rowLength + 1;
     const inputs = new Int32Array(batchSize * rowLength);
@@ -102,18 +100,9 @@ export class Pretrainer {
       inputs.set(rows.subarray(r * width, r * width + rowLength), r * rowLength);
       targets.set(rows.subarray(r * width + 1, (r + 1) * width), r * rowLength);
     }
-    const inputTensor = tf.tensor2d(inputs, [batchSize, rowLength], 'int32');
-    const targetTensor = tf.tensor2d(targets, [batchSize, rowLength], 'int32');
-    const mask = tf.tidy(() => tf.cast(tf.notEqual(targetTensor, PAD), 'float32')) as tf.Tensor2D;
-    const { value, grads } = tf.variableGrads(() => {
-      const { logits } = this.model.forward(inputTensor);
-      const { logProbs } = tokenLogProbsAndEntropy(logits, targetTensor, 1);
-      return tf.neg(tf.div(tf.sum(tf.mul(logProbs, mask)), tf.maximum(tf.sum(mask), 1))) as tf.Scalar;
-    }, this.model.trainableVariables());
-    const clipped = await clipByGlobalNorm(grads, gradClip);
-    if (Number.isFinite(clipped.norm)) this.optimizer.applyGradients(clipped.grads);
-    const loss = (await value.data())[0];
-    tf.dispose([inputTensor, targetTensor, mask, value, ...Object.values(grads), ...Object.values(clipped.grads)]);
+    const mask = Float32Array.from(targets, (t) => (t === PAD ? 0 : 1));
+    const batch = { rows: batchSize, width: rowLength, inputs, targets, mask };
+    const loss = await nextTokenStep(this.model, this.optimizer, batch, { learningRate, gradClip });
     this.step++;
     return { step: this.step, loss, learningRate };
   }
@@ -123,7 +112,3 @@ export class Pretrainer {
   }
 }
 
-/** tfjs keeps the rate in a protected field that applyGradients reads each call; the schedule sets it there. */
-function setLearningRate(optimizer: tf.Optimizer, learningRate: number): void {
-  (optimizer as unknown as { learningRate: number }).learningRate = learningRate;
-}

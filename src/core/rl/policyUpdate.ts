@@ -49,7 +49,7 @@ export async function policyUpdate(
   const useCritic = config.algorithm === 'ppo';
   const totals = { clipFraction: 0, valueLoss: 0, entropy: 0, gradNorm: 0, updates: 0 };
   for (let epoch = 0; epoch < config.epochs; epoch++) {
-    const order = shuffled(sequences.length, rng);
+    const order = rng.permutation(sequences.length);
     for (let start = 0; start < order.length; start += config.minibatchSize) {
       const batch = minibatchTensors(order.slice(start, start + config.minibatchSize).map((i) => sequences[i]));
       let figures: tf.Tensor[] = [];
@@ -91,11 +91,3 @@ export async function policyUpdate(
   };
 }
 
-function shuffled(n: number, rng: Random): number[] {
-  const order = Array.from({ length: n }, (_, i) => i);
-  for (let i = n - 1; i > 0; i--) {
-    const j = rng.int(0, i);
-    [order[i], order[j]] = [order[j], order[i]];
-  }
-  return order;
-}

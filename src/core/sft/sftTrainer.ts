@@ -7,8 +7,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { GPT } from '../model/gpt';
 import { Random } from '../random';
-import { clipByGlobalNorm } from '../rl/gradClip';
-import { tokenLogProbsAndEntropy } from '../rl/ppoLoss';
+import { nextTokenStep } from '../pretrain/nextTokenStep';
 import { BOS, encode, EOS, PAD } from '../tokenizer';
 import type { ColdStartTrace } from './coldStartTraces';
 
@@ -82,7 +81,7 @@ export class SftTrainer {
   private nextBatch(): number[] {
     const batch: number[] = [];
     while (batch.length < this.config.batchSize) {
-      if (this.order.length === 0) this.order = shuffled(this.rows.length, this.rng);
+      if (this.order.length === 0) this.order = this.rng.permutation(this.rows.length);
       batch.push(this.order.pop()!);
     }
     return batch;
@@ -108,20 +107,8 @@ export class SftTrainer {
   async trainStep(): Promise<SftStep> {
     const { batchSize, rowLength, gradClip } = this.config;
     const learningRate = this.learningRateAt(this.step);
-    (this.optimizer as unknown as { learningRate: number }).learningRate = learningRate;
-    const { inputs, targets, mask } = this.batchArrays(this.nextBatch());
-    const inputTensor = tf.tensor2d(inputs, [batchSize, rowLength], 'int32');
-    const targetTensor = tf.tensor2d(targets, [batchSize, rowLength], 'int32');
-    const maskTensor = tf.tensor2d(mask, [batchSize, rowLength]);
-    const { value, grads } = tf.variableGrads(() => {
-      const { logits } = this.model.forward(inputTensor);
-      const { logProbs } = tokenLogProbsAndEntropy(logits, targetTensor, 1);
-      return tf.neg(tf.div(tf.sum(tf.mul(logProbs, maskTensor)), tf.maximum(tf.sum(maskTensor), 1))) as tf.Scalar;
-    }, this.model.trainableVariables());
-    const clipped = await clipByGlobalNorm(grads, gradClip);
-    if (Number.isFinite(clipped.norm)) this.optimizer.applyGradients(clipped.grads);
-    const loss = (await value.data())[0];
-    tf.dispose([inputTensor, targetTensor, maskTensor, value, ...Object.values(grads), ...Object.values(clipped.grads)]);
+    const batch = { rows: batchSize, width: rowLength, ...this.batchArrays(this.nextBatch()) };
+    const loss = await nextTokenStep(this.model, this.optimizer, batch, { learningRate, gradClip });
     this.step++;
     return { step: this.step, loss, learningRate };
   }
@@ -131,11 +118,3 @@ export class SftTrainer {
   }
 }
 
-function shuffled(n: number, rng: Random): number[] {
-  const order = Array.from({ length: n }, (_, i) => i);
-  for (let i = n - 1; i > 0; i--) {
-    const j = rng.int(0, i);
-    [order[i], order[j]] = [order[j], order[i]];
-  }
-  return order;
-}
