@@ -3,6 +3,7 @@
  * (--learning-rate 2e-4), checked against the same bounds the lab uses. Bad input is a
  * UsageError: the CLI prints the message and the usage, and exits 2.
  */
+import { parseArgs } from 'node:util';
 import { configErrors, NUMERIC_BOUNDS, PRESETS, type ExperimentConfig } from '../core/experiment';
 
 export class UsageError extends Error {}
@@ -54,4 +55,15 @@ export function knobUsage(): string {
       '  --tier-mix E,M,H             shares of easy, medium, hard prompts',
     ])
     .join('\n');
+}
+
+/** String flags by name plus --help (-h), strictly: an unknown or malformed flag is a UsageError. */
+export function parseStringFlags(argv: string[], names: string[]): Record<string, string | boolean | undefined> {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
+  for (const name of names) options[name] = { type: 'string' };
+  try {
+    return parseArgs({ args: argv, strict: true, options }).values as Record<string, string | boolean | undefined>;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }

@@ -8,7 +8,6 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { parseArgs } from 'node:util';
 import { TOOL_FORMATS, type ToolFormatName } from '../core/env/formats';
 import { evaluatePassAtOne, type EvalBlock } from '../core/eval/passAtOne';
 import { PRESETS } from '../core/experiment';
@@ -16,7 +15,7 @@ import { testSet } from '../core/tasks/splits';
 import { loadCheckpointDir } from '../node/checkpointFiles';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
 import { useNodeBackend } from '../node/tfBackend';
-import { UsageError } from './cliArgs';
+import { parseStringFlags, UsageError } from './cliArgs';
 import { formatDuration } from './progress';
 
 const USAGE = `usage: npm run eval -- --checkpoint DIR [--nmax 0,1,2,4] [--k 8] [--temperature 1] [--top-p 0.7]
@@ -43,19 +42,7 @@ function wholeNumber(flag: string, raw: string, min: number, max: number): numbe
 }
 
 function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    values = parseArgs({
-      args: argv,
-      strict: true,
-      options: Object.fromEntries([
-        ['help', { type: 'boolean' as const, short: 'h' }],
-        ...['checkpoint', 'nmax', 'k', 'temperature', 'top-p', 'seed', 'format', 'max-response-tokens', 'out'].map((n) => [n, { type: 'string' as const }]),
-      ]),
-    }).values as Record<string, string | boolean | undefined>;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const values = parseStringFlags(argv, ['checkpoint', 'nmax', 'k', 'temperature', 'top-p', 'seed', 'format', 'max-response-tokens', 'out']);
   if (values.help) return 'help';
   const str = (k: string) => values[k] as string | undefined;
   const checkpoint = str('checkpoint');

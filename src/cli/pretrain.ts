@@ -7,18 +7,17 @@
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { BASE_MODEL_CONFIG } from '../core/model/config';
 import { GPT } from '../core/model/gpt';
 import { BASE_PRETRAIN_CONFIG, Pretrainer, type PretrainConfig } from '../core/pretrain/pretrainer';
 import { loadCheckpointDir, saveCheckpointDir } from '../node/checkpointFiles';
 import { useNodeBackend } from '../node/tfBackend';
-import { UsageError } from './cliArgs';
+import { parseStringFlags, UsageError } from './cliArgs';
 import { drawProgress, formatDuration, progressLine, yieldToEventLoop } from './progress';
 
 const USAGE = `usage: npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--batch-size N]
                            [--row-length N] [--lr X] [--save-every N] [--from CHECKPOINT_DIR]
-defaults: ${JSON.stringify({ ...BASE_PRETRAIN_CONFIG, recipe: undefined })}, out public/models/base`;
+defaults: ${JSON.stringify({ ...BASE_PRETRAIN_CONFIG, recipe: undefined })}, out runs/base (the shipped model in public/models/base took three stages: see its RECIPE.md)`;
 
 function positiveNumber(flag: string, raw: string | undefined, fallback: number, integer: boolean, max = Infinity): number {
   if (raw === undefined) return fallback;
@@ -30,16 +29,7 @@ function positiveNumber(flag: string, raw: string | undefined, fallback: number,
 }
 
 function parsePretrainArgs(argv: string[]): { config: PretrainConfig; out: string; from?: string; saveEvery: number } | 'help' {
-  const options: Record<string, { type: 'string' | 'boolean' }> = { help: { type: 'boolean' } };
-  for (const name of ['steps', 'seed', 'out', 'tool-prior', 'batch-size', 'row-length', 'lr', 'save-every', 'from']) {
-    options[name] = { type: 'string' };
-  }
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    values = parseArgs({ args: argv, strict: true, options }).values as Record<string, string | boolean | undefined>;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const values = parseStringFlags(argv, ['steps', 'seed', 'out', 'tool-prior', 'batch-size', 'row-length', 'lr', 'save-every', 'from']);
   if (values.help) return 'help';
   const d = BASE_PRETRAIN_CONFIG;
   const str = (k: string) => values[k] as string | undefined;
@@ -59,7 +49,7 @@ function parsePretrainArgs(argv: string[]): { config: PretrainConfig; out: strin
   };
   return {
     config,
-    out: str('out') ?? 'public/models/base',
+    out: str('out') ?? 'runs/base',
     from: str('from'),
     saveEvery: positiveNumber('save-every', str('save-every'), 100, true),
   };

@@ -8,7 +8,6 @@
  */
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { TOOL_FORMATS, type ToolFormatName } from '../core/env/formats';
 import { PRESETS } from '../core/experiment';
 import { Random } from '../core/random';
@@ -17,7 +16,7 @@ import { DEFAULT_SFT_CONFIG, SftTrainer, type SftConfig } from '../core/sft/sftT
 import { loadCheckpointDir, saveCheckpointDir } from '../node/checkpointFiles';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
 import { useNodeBackend } from '../node/tfBackend';
-import { UsageError } from './cliArgs';
+import { parseStringFlags, UsageError } from './cliArgs';
 import { drawProgress, formatDuration, progressLine } from './progress';
 
 // The CLIs run on import, so train.ts's constant is not imported from there.
@@ -46,19 +45,7 @@ function positive(flag: string, raw: string | undefined, fallback: number, integ
 }
 
 function parseSftArgs(argv: string[]): SftArgs | 'help' {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    values = parseArgs({
-      args: argv,
-      strict: true,
-      options: Object.fromEntries([
-        ['help', { type: 'boolean' as const, short: 'h' }],
-        ...['base', 'out', 'steps', 'format', 'traces', 'seed', 'batch-size', 'lr', 'max-response-tokens'].map((n) => [n, { type: 'string' as const }]),
-      ]),
-    }).values as Record<string, string | boolean | undefined>;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const values = parseStringFlags(argv, ['base', 'out', 'steps', 'format', 'traces', 'seed', 'batch-size', 'lr', 'max-response-tokens']);
   if (values.help) return 'help';
   const str = (k: string) => values[k] as string | undefined;
   const out = str('out');
