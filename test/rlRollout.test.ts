@@ -17,7 +17,7 @@ const SCRIPT = `${CODE}${OUTPUT}Answer: 42`;
  * A stand-in policy that always writes SCRIPT after "A:", one character per step, whatever was
  * inserted before: it reads the text fed so far and puts a large logit on SCRIPT's next character.
  */
-function scriptedModel(): GPT {
+function scriptedModel(onStep: () => void = () => {}): GPT {
   const fed: number[][] = [];
   return {
     newCache(batchSize: number): KVCache {
@@ -25,6 +25,7 @@ function scriptedModel(): GPT {
       return { batchSize, length: 0, dispose() {} };
     },
     step(_cache: KVCache, tokens: Int32Array) {
+      onStep();
       const logits = new Float32Array(tokens.length * VOCAB_SIZE);
       tokens.forEach((token, b) => {
         fed[b].push(token);
@@ -100,5 +101,78 @@ describe('generateRollouts', () => {
     expect(ep.responseText()).toBe(SCRIPT);
     expect(ep.policyMask.every((m) => m === 1)).toBe(true);
     expect(ep.calls.every((c) => !c.executed)).toBe(true);
+  });
+
+  it('keeps generating the other rows while a call runs, and waits for it only when its output is due', async () => {
+    // Row 0's prompt is 5 tokens shorter: it closes its code block 5 steps before row 1 does.
+    const prompts = [encode('Q: 6*7?\nA:'), encode('Q: what 6*7?\nA:')];
+    let steps = 0;
+    const stepsAtCall: number[] = [];
+    const resolvers: { due: number; resolve: () => void }[] = [];
+    const model = scriptedModel(() => {
+      steps++;
+      for (const r of resolvers.filter((r) => r.due === steps)) r.resolve();
+    });
+    // Each call finishes only once the model has taken one more token step: a rollout that awaited
+    // the call before stepping again would never finish.
+    const gatedSandbox: PythonSandbox = {
+      run(code: string) {
+        stepsAtCall.push(steps);
+        return new Promise<RunResult>((resolve) => {
+          resolvers.push({ due: steps + 1, resolve: () => resolve({ ok: true, stdout: code === 'print(6*7)' ? '42\n' : '', stderr: '', timedOut: false, truncated: false, durationMs: 1 }) });
+        });
+      },
+      async close() {},
+    };
+    const { rollouts, timing } = await generateRollouts(model, prompts, {
+      episode: { format: TOOL_FORMATS.zerotir, nmax: 2, maxResponseTokens: 96, maxOutputChars: 64 },
+      temperature: 1,
+      rng: new Random(3),
+      sandbox: gatedSandbox,
+      runOptions: { timeoutMs: 1000, maxOutputBytes: 1024 },
+    });
+    expect(stepsAtCall).toHaveLength(2);
+    expect(stepsAtCall[1] - stepsAtCall[0]).toBe(5);
+    expect(timing.calls).toBe(2);
+    for (const r of rollouts) {
+      expect(r.episode.responseText()).toBe(SCRIPT);
+      expect(r.episode.endedWithEos).toBe(true);
+    }
+    // Same tokens as a rollout whose calls return at once: waiting changed nothing but time.
+    const { rollouts: instant } = await rollOnce(2);
+    expect(rollouts[1].episode.tokens).toEqual(instant[1].episode.tokens);
+  });
+
+  it('a call slower than a token step stalls the batch, and the stall is counted as execute time', async () => {
+    const slowSandbox: PythonSandbox = {
+      run: () => new Promise<RunResult>((resolve) => setTimeout(() => resolve({ ok: true, stdout: '42\n', stderr: '', timedOut: false, truncated: false, durationMs: 30 }), 30)),
+      async close() {},
+    };
+    const { rollouts, timing } = await generateRollouts(scriptedModel(), [encode('Q: what is 6*7?\nA:')], {
+      episode: { format: TOOL_FORMATS.zerotir, nmax: 2, maxResponseTokens: 96, maxOutputChars: 64 },
+      temperature: 1,
+      rng: new Random(3),
+      sandbox: slowSandbox,
+      runOptions: { timeoutMs: 1000, maxOutputBytes: 1024 },
+    });
+    expect(rollouts[0].episode.responseText()).toBe(SCRIPT);
+    expect(timing.callSeconds).toBeGreaterThanOrEqual(0.025);
+    expect(timing.executeSeconds).toBeGreaterThan(0.01);
+    expect(timing.executeSeconds).toBeLessThanOrEqual(timing.callSeconds + 0.005);
+  });
+
+  it('a sandbox that throws fails the rollout with its error and leaks no tensor', async () => {
+    const before = tf.memory().numTensors;
+    const broken: PythonSandbox = { run: () => Promise.reject(new Error('pool closed')), async close() {} };
+    await expect(
+      generateRollouts(scriptedModel(), [encode('Q: what is 6*7?\nA:')], {
+        episode: { format: TOOL_FORMATS.zerotir, nmax: 2, maxResponseTokens: 96, maxOutputChars: 64 },
+        temperature: 1,
+        rng: new Random(3),
+        sandbox: broken,
+        runOptions: { timeoutMs: 1000, maxOutputBytes: 1024 },
+      }),
+    ).rejects.toThrow('pool closed');
+    expect(tf.memory().numTensors).toBe(before);
   });
 });

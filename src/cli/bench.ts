@@ -11,6 +11,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FULL_SIZES, runBenchmark, SHORT_SIZES } from '../core/bench/benchmark';
+import { pipelineCriterion } from '../core/bench/stepBench';
 import { BASE_MODEL_CONFIG } from '../core/model/config';
 import { GPT } from '../core/model/gpt';
 import { loadCheckpointDir } from '../node/checkpointFiles';
@@ -66,7 +67,7 @@ async function main(): Promise<number> {
       sandboxPoolSize: SANDBOX_POOL_SIZE,
       wallSeconds: Math.round((performance.now() - started) / 100) / 10,
     };
-    const out = { machine, ...report };
+    const out = { machine, ...report, stepCriterion: pipelineCriterion(report.step.nmax2, report.step.nmax0, SANDBOX_POOL_SIZE) };
     process.stdout.write(`${values.json ? JSON.stringify(out) : JSON.stringify(out, null, 2)}\n`);
   } finally {
     model.dispose();

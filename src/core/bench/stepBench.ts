@@ -58,3 +58,13 @@ export async function benchStep(model: GPT, config: ExperimentConfig, sandbox: P
     tensorsLeaked: tf.memory().numTensors - tensorsBefore,
   };
 }
+
+/**
+ * Issue 5's bar for the pipeline: the Nmax 2 step may take at most 1.2x the Nmax 0 step plus its
+ * calls' summed time shared over the pool. `ratio` is the Nmax 2 step over that ideal (<= 1.2 passes).
+ */
+export function pipelineCriterion(nmax2: StepRun, nmax0: StepRun, poolSize: number): { idealSeconds: number; ratio: number; met: boolean } {
+  const idealSeconds = nmax0.seconds.total + nmax2.sandboxCallSeconds / poolSize;
+  const ratio = nmax2.seconds.total / idealSeconds;
+  return { idealSeconds: round(idealSeconds, 3), ratio: round(ratio, 3), met: ratio <= 1.2 };
+}
