@@ -4,11 +4,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_FORMATS } from '../src/core/env/formats';
 import { nucleusFilter, withNucleusFilter } from '../src/core/eval/nucleus';
 import { evalBlock, evaluatePassAtOne, passAtOneByProblem } from '../src/core/eval/passAtOne';
-import type { GPT, KVCache } from '../src/core/model/gpt';
+import type { GPT } from '../src/core/model/gpt';
 import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
 import type { Problem } from '../src/core/tasks/problem';
 import { testSet } from '../src/core/tasks/splits';
-import { decode, encode, EOS, VOCAB_SIZE } from '../src/core/tokenizer';
+import { scriptedPolicy } from './scriptedPolicy';
 
 const problem = (id: string, tier: Problem['tier']): Problem => ({ id, expression: '1+1', answer: 2, tier, family: 'f' });
 
@@ -61,7 +61,6 @@ describe('nucleusFilter', () => {
  * no output to read (Nmax 0) it answers -1, which no test problem has.
  */
 function scriptedModel(format = TOOL_FORMATS.retool): GPT {
-  const fed: number[][] = [];
   const respond = (text: string): string => {
     const expression = /what is (.*)\?\nA:/.exec(text)![1];
     const hard = testSet().find((p) => p.expression === expression)!.tier === 'hard';
@@ -73,27 +72,7 @@ function scriptedModel(format = TOOL_FORMATS.retool): GPT {
     const afterCode = output === null ? '\n' : output[0];
     return `${code}${afterCode}Answer: ${answer}`;
   };
-  return {
-    newCache(batchSize: number): KVCache {
-      for (let b = 0; b < batchSize; b++) fed[b] = [];
-      return { batchSize, length: 0, dispose() {} };
-    },
-    step(_cache: KVCache, tokens: Int32Array) {
-      const logits = new Float32Array(tokens.length * VOCAB_SIZE);
-      tokens.forEach((token, b) => {
-        fed[b].push(token);
-        const text = decode(fed[b]);
-        let next = EOS;
-        if (text.includes('\nA:')) {
-          const response = text.slice(text.indexOf('\nA:') + 3);
-          const script = respond(text);
-          if (response.length < script.length && script.startsWith(response)) next = encode(script[response.length])[0];
-        }
-        logits[b * VOCAB_SIZE + next] = 40;
-      });
-      return { logits: tf.tensor2d(logits, [tokens.length, VOCAB_SIZE]), values: tf.fill([tokens.length], 0) as tf.Tensor1D };
-    },
-  } as unknown as GPT;
+  return scriptedPolicy(respond);
 }
 
 /** Prints the value of `print(<expression>)` for test-set expressions. */

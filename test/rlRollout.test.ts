@@ -2,41 +2,21 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_FORMATS } from '../src/core/env/formats';
-import type { GPT, KVCache } from '../src/core/model/gpt';
+import type { GPT } from '../src/core/model/gpt';
 import { Random } from '../src/core/random';
 import { generateRollouts } from '../src/core/rl/rollout';
 import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
 import { answerReward } from '../src/core/tasks/reward';
-import { decode, encode, EOS, VOCAB_SIZE } from '../src/core/tokenizer';
+import { encode } from '../src/core/tokenizer';
+import { scriptedPolicy } from './scriptedPolicy';
 
 const CODE = ' ```python\nprint(6*7)\n```';
 const OUTPUT = '\n```output\n42\n```\n';
 const SCRIPT = `${CODE}${OUTPUT}Answer: 42`;
 
-/**
- * A stand-in policy that always writes SCRIPT after "A:", one character per step, whatever was
- * inserted before: it reads the text fed so far and puts a large logit on SCRIPT's next character.
- */
-function scriptedModel(onStep: () => void = () => {}): GPT {
-  const fed: number[][] = [];
-  return {
-    newCache(batchSize: number): KVCache {
-      for (let b = 0; b < batchSize; b++) fed[b] = [];
-      return { batchSize, length: 0, dispose() {} };
-    },
-    step(_cache: KVCache, tokens: Int32Array) {
-      onStep();
-      const logits = new Float32Array(tokens.length * VOCAB_SIZE);
-      tokens.forEach((token, b) => {
-        fed[b].push(token);
-        const text = decode(fed[b]);
-        const response = text.slice(text.indexOf('\nA:') + 3);
-        const next = text.includes('\nA:') && response.length < SCRIPT.length ? encode(SCRIPT[response.length])[0] : EOS;
-        logits[b * VOCAB_SIZE + next] = 40;
-      });
-      return { logits: tf.tensor2d(logits, [tokens.length, VOCAB_SIZE]), values: tf.fill([tokens.length], 0.5) as tf.Tensor1D };
-    },
-  } as unknown as GPT;
+/** A policy that always writes SCRIPT after "A:", whatever was inserted before. */
+function scriptedModel(onStep?: () => void): GPT {
+  return scriptedPolicy(() => SCRIPT, { value: 0.5, onStep });
 }
 
 function fakeSandbox(calls: string[]): PythonSandbox {

@@ -1,0 +1,42 @@
+/**
+ * A stand-in GPT for rollout tests: after "\nA:" it writes, one character per token step, the
+ * response `respond` gives for the text fed so far (putting a large logit on its next character),
+ * and EOS once that response is written or the text fed has left it. Whatever the environment
+ * inserts is read like any other fed token, so a script can depend on a tool's output.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import type { GPT, KVCache } from '../src/core/model/gpt';
+import { decode, encode, EOS, VOCAB_SIZE } from '../src/core/tokenizer';
+
+export interface ScriptedPolicyOptions {
+  /** The value head's estimate at every position. */
+  value?: number;
+  /** Called at every token step, before the step's logits are made. */
+  onStep?: () => void;
+}
+
+export function scriptedPolicy(respond: (fedText: string) => string, options: ScriptedPolicyOptions = {}): GPT {
+  const fed: number[][] = [];
+  return {
+    newCache(batchSize: number): KVCache {
+      for (let b = 0; b < batchSize; b++) fed[b] = [];
+      return { batchSize, length: 0, dispose() {} };
+    },
+    step(_cache: KVCache, tokens: Int32Array) {
+      options.onStep?.();
+      const logits = new Float32Array(tokens.length * VOCAB_SIZE);
+      tokens.forEach((token, b) => {
+        fed[b].push(token);
+        const text = decode(fed[b]);
+        let next = EOS;
+        if (text.includes('\nA:')) {
+          const response = text.slice(text.indexOf('\nA:') + 3);
+          const script = respond(text);
+          if (response.length < script.length && script.startsWith(response)) next = encode(script[response.length])[0];
+        }
+        logits[b * VOCAB_SIZE + next] = 40;
+      });
+      return { logits: tf.tensor2d(logits, [tokens.length, VOCAB_SIZE]), values: tf.fill([tokens.length], options.value ?? 0) as tf.Tensor1D };
+    },
+  } as unknown as GPT;
+}
