@@ -1,0 +1,289 @@
+/**
+ * npm run compare -- [--reference DIR] [--target X] [--json] [--eval FILE]... DIR|FILE...
+ *
+ * Runs side by side (src/core/metrics/runComparison.ts): a markdown table per run and per arm (runs
+ * whose configs differ only in the seed), with the first step each run's code-call frequency
+ * reached the reference run's final one (the first run is the reference unless told), and the
+ * train-Nmax by eval-Nmax pass@1 matrix from `npm run eval` reports. A DIR is what `npm run train`
+ * writes (metrics.jsonl; the config from summary.json, else checkpoint/model.json); its eval.json,
+ * if any, joins the matrix. A FILE is a lab run export (.json) or an eval report. --json prints one
+ * JSON object instead of the tables.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import {
+  compareRuns,
+  evalMatrix,
+  FINAL_WINDOW,
+  type ArmRow,
+  type ComparedRun,
+  type EvalMatrix,
+  type EvalMatrixInput,
+  type EvalReportBlocks,
+  type RunComparison,
+  type RunRow,
+} from '../core/metrics/runComparison';
+import { emptyStepMetrics, type StepMetrics } from '../core/metrics/stepMetrics';
+import { UsageError } from './cliArgs';
+
+const USAGE = `usage: npm run compare -- [--reference DIR] [--target X] [--json] [--eval FILE]... DIR|FILE...
+  DIR          a run directory written by npm run train (metrics.jsonl, summary.json, checkpoint/)
+  FILE         a run exported from the lab (.json), or an npm run eval report
+  --reference  the run whose final code-call frequency is the target (default: the first run)
+  --target X   the code-call frequency to reach instead (0..1)
+  --eval FILE  an npm run eval report for the train-Nmax x eval-Nmax matrix (repeatable)
+  --json       one JSON object instead of markdown tables`;
+
+/** A run directory or file that cannot be read as asked: the CLI says so and exits 2. */
+export class InputError extends Error {}
+
+export interface CompareArgs {
+  inputs: string[];
+  evalFiles: string[];
+  reference: string | null;
+  target: number | null;
+  json: boolean;
+}
+
+export function parseCompareArgs(argv: string[]): CompareArgs | 'help' {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: {
+        reference: { type: 'string' },
+        target: { type: 'string' },
+        eval: { type: 'string', multiple: true },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return 'help';
+  let target: number | null = null;
+  if (values.target !== undefined) {
+    target = Number(values.target);
+    if (values.target.trim() === '' || !(target >= 0 && target <= 1)) throw new UsageError(`--target needs a number from 0 to 1, got '${values.target}'`);
+  }
+  const reference = values.reference ?? null;
+  const evalFiles = values.eval ?? [];
+  if (positionals.length === 0 && reference === null && evalFiles.length === 0) throw new UsageError('give at least one run directory or --eval FILE');
+  return { inputs: positionals, evalFiles, reference, target, json: values.json ?? false };
+}
+
+/** The whole report as the CLI prints it (markdown, or JSON with --json). */
+export function compareCommand(args: CompareArgs): string {
+  const named = (path: string) => args.reference !== null && trimSlash(path) === trimSlash(args.reference);
+  const inputs = args.reference !== null && !args.inputs.some(named) ? [args.reference, ...args.inputs] : args.inputs;
+  const runs: ComparedRun[] = [];
+  const evals: EvalMatrixInput[] = [];
+  let reference = 0;
+  for (const input of inputs) {
+    const read = readInput(input);
+    if (named(input)) {
+      if (!read.run) throw new InputError(`the reference ${input} is not a run`);
+      reference = runs.length;
+    }
+    if (read.run) runs.push(read.run);
+    if (read.evalReport) evals.push(read.evalReport);
+  }
+  for (const file of args.evalFiles) {
+    const read = readInput(file);
+    if (!read.evalReport || read.run) throw new InputError(`${file} is not an npm run eval report (it has no blocks)`);
+    evals.push(read.evalReport);
+  }
+  const comparison = compareRuns(runs, { reference, target: args.target });
+  const matrix = evals.length > 0 ? evalMatrix(evals) : null;
+  if (args.json) return `${JSON.stringify({ finalWindow: FINAL_WINDOW, ...comparison, evalMatrix: matrix }, null, 2)}\n`;
+  return markdownReport(comparison, matrix);
+}
+
+// ---- reading runs and reports ----------------------------------------------------------------
+
+interface ReadInput {
+  run?: ComparedRun;
+  evalReport?: EvalMatrixInput;
+}
+
+function readInput(path: string): ReadInput {
+  if (!existsSync(path)) throw new InputError(`no run directory or file at ${path}`);
+  if (statSync(path).isDirectory()) {
+    const evalPath = join(path, 'eval.json');
+    return { run: readRunDir(path), evalReport: existsSync(evalPath) ? evalInput(evalPath, readJson(evalPath)) : undefined };
+  }
+  const json = readJson(path) as Record<string, unknown>;
+  if (json && json.format === 'tir-lab-run' && Array.isArray(json.metrics)) {
+    return { run: { name: String(json.name ?? basename(path)), config: (json.config ?? {}) as ComparedRun['config'], metrics: (json.metrics as Partial<StepMetrics>[]).map(withAllFigures) } };
+  }
+  if (json && Array.isArray(json.blocks)) return { evalReport: evalInput(path, json) };
+  throw new InputError(`${path} is neither a run exported from the lab nor an npm run eval report`);
+}
+
+/** metrics.jsonl, and the config and start model from summary.json or else the checkpoint's meta. */
+export function readRunDir(dir: string): ComparedRun {
+  const metricsPath = join(dir, 'metrics.jsonl');
+  if (!existsSync(metricsPath)) throw new InputError(`${dir} has no metrics.jsonl (is it a run directory written by npm run train?)`);
+  const metrics = readFileSync(metricsPath, 'utf8')
+    .split('\n')
+    .map((line, i) => ({ line: line.trim(), number: i + 1 }))
+    .filter(({ line }) => line !== '')
+    .map(({ line, number }) => {
+      try {
+        return withAllFigures(JSON.parse(line) as Partial<StepMetrics>);
+      } catch (error) {
+        throw new InputError(`${metricsPath} line ${number} is not valid JSON: ${(error as Error).message}`);
+      }
+    });
+  const summaryPath = join(dir, 'summary.json');
+  const manifestPath = join(dir, 'checkpoint', 'model.json');
+  let config: ComparedRun['config'] = {};
+  let start: string | null = null;
+  if (existsSync(summaryPath)) {
+    const summary = readJson(summaryPath) as { config?: ComparedRun['config']; base?: string };
+    config = summary.config ?? {};
+    start = summary.base ?? null;
+  } else if (existsSync(manifestPath)) {
+    const meta = ((readJson(manifestPath) as { meta?: { config?: ComparedRun['config']; base?: { path?: string } } }).meta ?? {});
+    config = meta.config ?? {};
+    start = meta.base?.path ?? null;
+  }
+  return { name: trimSlash(dir), config, start, metrics };
+}
+
+/** An older metrics.jsonl lacks the newer figures: they are null (not measured), not missing. */
+function withAllFigures(line: Partial<StepMetrics>): StepMetrics {
+  if (typeof line.step !== 'number') throw new InputError(`a metrics line has no step: ${JSON.stringify(line).slice(0, 80)}`);
+  return { ...emptyStepMetrics(line.step), ...line };
+}
+
+/** A report's row: labelled by the checkpoint it evaluated, with the Nmax that checkpoint trained at. */
+function evalInput(path: string, json: unknown): EvalMatrixInput {
+  const report = json as EvalReportBlocks & { checkpoint?: string };
+  if (!Array.isArray(report.blocks) || report.blocks.some((b) => typeof b.nmax !== 'number' || typeof b['pass@1'] !== 'number')) {
+    throw new InputError(`${path} is not an npm run eval report (each block needs nmax and pass@1)`);
+  }
+  const manifest = report.checkpoint ? join(report.checkpoint, 'model.json') : null;
+  const meta = manifest && existsSync(manifest) ? ((readJson(manifest) as { meta?: { config?: { nmax?: number } } }).meta ?? {}) : {};
+  return { label: report.checkpoint ?? path, trainNmax: meta.config?.nmax ?? null, report };
+}
+
+function readJson(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new InputError(`${path} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function trimSlash(path: string): string {
+  return path.replace(/\/+$/, '');
+}
+
+// ---- markdown --------------------------------------------------------------------------------
+
+function fixed(x: number | null, digits = 3): string {
+  return x === null ? '–' : x.toFixed(digits);
+}
+
+/** Steps: whole numbers as such, a mean over seeds with one decimal. */
+function stepFigure(x: number | null): string {
+  return x === null ? '–' : Number.isInteger(x) ? String(x) : x.toFixed(1);
+}
+
+function table(head: string[], rows: string[][]): string {
+  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+const FIGURE_HEAD = ['steps', 'code freq (final)', 'reaches target at', 'test acc (final)', 'test acc (best)', 'acc first 10', 'acc last 10', 'ρ(step, acc)', 'single-call share', 'code pass rate', 'length'];
+
+function figureCells(row: RunRow | ArmRow, reached: string): string[] {
+  return [
+    stepFigure(row.steps),
+    fixed(row.finalCodeCallFrequency),
+    reached,
+    fixed(row.finalTestAccuracy),
+    fixed(row.bestTestAccuracy),
+    fixed(row.accuracyFirst10),
+    fixed(row.accuracyLast10),
+    fixed(row.accuracyRho),
+    fixed(row.finalSingleCallShare),
+    fixed(row.finalCodePassRate),
+    fixed(row.finalResponseLength, 1),
+  ];
+}
+
+export function markdownReport(comparison: RunComparison, matrix: EvalMatrix | null): string {
+  const sections: string[] = [];
+  if (comparison.runs.length > 0) sections.push(runTables(comparison));
+  if (matrix) {
+    sections.push(
+      [
+        '## pass@1: train Nmax (rows) × eval Nmax (columns)',
+        '',
+        table(
+          ['checkpoint', 'train Nmax', ...matrix.evalNmax.map((n) => `eval ${n}`)],
+          matrix.rows.map((r) => [r.label, r.trainNmax === null ? '–' : String(r.trainNmax), ...r.passAtOne.map((p) => fixed(p))]),
+        ),
+      ].join('\n'),
+    );
+  }
+  return `${sections.join('\n\n')}\n`;
+}
+
+function runTables({ target, reference, differences, runs, arms }: RunComparison): string {
+  const targetText = target === null ? 'none' : `${target.toFixed(3)}${reference ? ` (the final code-call frequency of ${reference})` : ' (given)'}`;
+  const compared =
+    differences.length === 0
+      ? 'The runs differ only in the seed.'
+      : `Arms differ in: ${differences.map((d) => `${d.field}: ${[...new Set(d.values)].join(' vs ')}`).join('; ')}.`;
+  return [
+    '## Runs',
+    '',
+    `Final = mean of the last ${FINAL_WINDOW} measured steps; test acc = greedy held-out accuracy. Target code-call frequency: ${targetText}.`,
+    compared,
+    '',
+    table(
+      ['run', 'arm', 'seed', ...FIGURE_HEAD],
+      runs.map((r) => [r.name, arms[r.arm].label, r.seed === null ? '?' : String(r.seed), ...figureCells(r, stepFigure(r.reachesTargetAt))]),
+    ),
+    '',
+    '## Arms (means over seeds)',
+    '',
+    table(
+      ['arm', 'n', 'seeds', ...FIGURE_HEAD],
+      arms.map((a) => [a.label, String(a.n), a.seeds.map((s) => s ?? '?').join(','), ...figureCells(a, `${stepFigure(a.reachesTargetAt)} (${a.reachedTarget}/${a.n} reached)`)]),
+    ),
+  ].join('\n');
+}
+
+function main(argv: string[]): number {
+  let args: CompareArgs | 'help';
+  try {
+    args = parseCompareArgs(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`compare: ${error.message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (args === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  try {
+    process.stdout.write(compareCommand(args));
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    process.stderr.write(`compare: ${error.message}\n`);
+    return 2;
+  }
+  return 0;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) process.exitCode = main(process.argv.slice(2));

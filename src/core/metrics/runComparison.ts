@@ -1,0 +1,255 @@
+/**
+ * Runs side by side, as the papers compare them: one row per run (where it ended, and the first
+ * step its code-call frequency reached a target: ReTool's "tool use arrives in fewer RL steps"),
+ * one row per arm (the runs whose configs differ only in the seed, averaged), the config fields
+ * that tell the arms apart, and the train-Nmax by eval-Nmax matrix from `npm run eval` reports.
+ */
+import type { ExperimentConfig } from '../experiment';
+import { summariseRun } from './runSummary';
+import type { ScalarMetric, StepMetrics } from './stepMetrics';
+
+/** "Final" figures are the mean of the last this many steps where the figure was measured. */
+export const FINAL_WINDOW = 5;
+
+export interface ComparedRun {
+  name: string;
+  /** The run's config, or the part of it that is known. */
+  config: Partial<ExperimentConfig>;
+  /** The checkpoint RL started from (the base model, or a cold-start SFT model), when known. */
+  start?: string | null;
+  metrics: StepMetrics[];
+}
+
+export interface RunFigures {
+  /** Trained steps (step 0, the base model's test, is not one). */
+  steps: number;
+  finalCodeCallFrequency: number | null;
+  /** First step with codeCallFrequency >= the target; null if never (or no target). */
+  reachesTargetAt: number | null;
+  /** The last held-out test accuracy measured, and the best. */
+  finalTestAccuracy: number | null;
+  bestTestAccuracy: number | null;
+  /** Batch accuracy: mean of the first and the last ten measured steps, and Spearman rho against step. */
+  accuracyFirst10: number | null;
+  accuracyLast10: number | null;
+  accuracyRho: number | null;
+  finalSingleCallShare: number | null;
+  finalCodePassRate: number | null;
+  finalResponseLength: number | null;
+}
+
+export type FigureName = keyof RunFigures;
+
+export interface RunRow extends RunFigures {
+  name: string;
+  seed: number | null;
+  /** Index into RunComparison.arms. */
+  arm: number;
+}
+
+export interface ArmRow extends Record<FigureName, number | null> {
+  /** What sets the arm apart (its values of the differing fields), e.g. "nmax 0". */
+  label: string;
+  runs: string[];
+  seeds: (number | null)[];
+  n: number;
+  /** How many of the arm's runs reached the target; reachesTargetAt is the mean over those. */
+  reachedTarget: number;
+}
+
+/** A field whose value is not the same in every arm; values[i] is arm i's ('?' where unknown). */
+export interface ConfigDifference {
+  field: string;
+  values: string[];
+}
+
+export interface RunComparison {
+  /** The run whose final code-call frequency is the target (null when the target was given). */
+  reference: string | null;
+  target: number | null;
+  differences: ConfigDifference[];
+  runs: RunRow[];
+  arms: ArmRow[];
+}
+
+export interface ComparisonOptions {
+  /** Index of the reference run in `runs`; default 0. Ignored when `target` is given. */
+  reference?: number;
+  target?: number | null;
+}
+
+export function compareRuns(runs: ComparedRun[], options: ComparisonOptions = {}): RunComparison {
+  const referenceIndex = options.reference ?? 0;
+  const given = options.target ?? null;
+  if (given === null && runs.length > 0 && !(referenceIndex >= 0 && referenceIndex < runs.length)) {
+    throw new RangeError(`reference ${referenceIndex} is not one of the ${runs.length} runs`);
+  }
+  const reference = given === null && runs.length > 0 ? runs[referenceIndex] : null;
+  const target = given ?? (reference ? finalMean(reference.metrics, 'codeCallFrequency') : null);
+
+  const armOf = groupArms(runs);
+  const armCount = Math.max(0, ...armOf.map((a) => a + 1));
+  const members = Array.from({ length: armCount }, (_, a) => runs.filter((_, i) => armOf[i] === a));
+  const differences = configDifferences(members.map((m) => m[0]));
+  const rows: RunRow[] = runs.map((run, i) => ({
+    name: run.name,
+    seed: run.config.seed ?? null,
+    arm: armOf[i],
+    ...runFigures(run.metrics, target),
+  }));
+  const arms = members.map((_, a) => armRow(rows.filter((r) => r.arm === a), armLabel(differences, a)));
+  return { reference: reference?.name ?? null, target, differences, runs: rows, arms };
+}
+
+export function runFigures(metrics: StepMetrics[], target: number | null): RunFigures {
+  const accuracy = summariseRun(metrics).metrics.accuracy;
+  const tests = measured(metrics, 'testAccuracy').map((m) => m.testAccuracy as number);
+  return {
+    steps: metrics.filter((m) => m.step > 0).length,
+    finalCodeCallFrequency: finalMean(metrics, 'codeCallFrequency'),
+    reachesTargetAt: target === null ? null : firstStepReaching(metrics, 'codeCallFrequency', target),
+    finalTestAccuracy: tests.length > 0 ? tests[tests.length - 1] : null,
+    bestTestAccuracy: tests.length > 0 ? Math.max(...tests) : null,
+    accuracyFirst10: accuracy.first10,
+    accuracyLast10: accuracy.last10,
+    accuracyRho: accuracy.spearmanRho,
+    finalSingleCallShare: finalMean(metrics, 'singleCallShare'),
+    finalCodePassRate: finalMean(metrics, 'codePassRate'),
+    finalResponseLength: finalMean(metrics, 'responseLength'),
+  };
+}
+
+/** Mean of the last `window` measured values of a figure; null if it was never measured. */
+export function finalMean(metrics: StepMetrics[], metric: ScalarMetric, window = FINAL_WINDOW): number | null {
+  const values = measured(metrics, metric)
+    .slice(-window)
+    .map((m) => m[metric] as number);
+  return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+/** The first step whose figure is at least `target`, or null. */
+export function firstStepReaching(metrics: StepMetrics[], metric: ScalarMetric, target: number): number | null {
+  return measured(metrics, metric).find((m) => (m[metric] as number) >= target)?.step ?? null;
+}
+
+/**
+ * Arm index of each run: runs whose configs (and start models) are equal except the seed share
+ * one, numbered in order of first appearance. A run with no known config is an arm of its own.
+ */
+export function groupArms(runs: ComparedRun[]): number[] {
+  const keys: string[] = [];
+  return runs.map((run, i) => {
+    const { seed: _seed, ...rest } = run.config;
+    const key = Object.keys(run.config).length === 0 ? `unknown config #${i}` : canonical({ ...rest, start: run.start ?? null });
+    const known = keys.indexOf(key);
+    if (known >= 0) return known;
+    keys.push(key);
+    return keys.length - 1;
+  });
+}
+
+/**
+ * The fields (config fields but the seed, then the start model) whose known values are not all
+ * equal across the given runs, one value per run. A field known in only one run does not count.
+ */
+export function configDifferences(representatives: ComparedRun[]): ConfigDifference[] {
+  const fields: string[] = [];
+  for (const run of representatives) for (const field of Object.keys(run.config)) if (field !== 'seed' && !fields.includes(field)) fields.push(field);
+  fields.push('start');
+  const differences: ConfigDifference[] = [];
+  for (const field of fields) {
+    const raw = representatives.map((run) => (field === 'start' ? run.start : (run.config as Record<string, unknown>)[field]));
+    const known = raw.filter((v) => v !== undefined && v !== null).map(canonical);
+    if (known.length < 2 || known.every((v) => v === known[0])) continue;
+    differences.push({ field, values: raw.map(shownValue) });
+  }
+  return differences;
+}
+
+function armLabel(differences: ConfigDifference[], arm: number): string {
+  return differences.length === 0 ? 'same config' : differences.map((d) => `${d.field} ${d.values[arm]}`).join(', ');
+}
+
+const FIGURES: FigureName[] = [
+  'steps',
+  'finalCodeCallFrequency',
+  'reachesTargetAt',
+  'finalTestAccuracy',
+  'bestTestAccuracy',
+  'accuracyFirst10',
+  'accuracyLast10',
+  'accuracyRho',
+  'finalSingleCallShare',
+  'finalCodePassRate',
+  'finalResponseLength',
+];
+
+/** Each figure's mean over the arm's runs that have it (null if none has). */
+function armRow(rows: RunRow[], label: string): ArmRow {
+  const means = Object.fromEntries(
+    FIGURES.map((figure) => {
+      const values = rows.map((r) => r[figure]).filter((v): v is number => v !== null);
+      return [figure, values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length];
+    }),
+  ) as Record<FigureName, number | null>;
+  return {
+    ...means,
+    label,
+    runs: rows.map((r) => r.name),
+    seeds: rows.map((r) => r.seed),
+    n: rows.length,
+    reachedTarget: rows.filter((r) => r.reachesTargetAt !== null).length,
+  };
+}
+
+function measured(metrics: StepMetrics[], metric: ScalarMetric): StepMetrics[] {
+  return metrics.filter((m) => typeof m[metric] === 'number' && Number.isFinite(m[metric]));
+}
+
+/** JSON with object keys sorted, so equal configs give equal strings whatever their key order. */
+function canonical(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'undefined';
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+}
+
+function shownValue(value: unknown): string {
+  if (value === undefined || value === null) return '?';
+  if (typeof value === 'object') return Object.values(value as Record<string, unknown>).map(String).join('/');
+  return String(value);
+}
+
+// ---- the train-Nmax by eval-Nmax matrix ------------------------------------------------------
+
+/** What the matrix needs of an `npm run eval` report (src/cli/eval.ts). */
+export interface EvalReportBlocks {
+  blocks: { nmax: number; 'pass@1': number }[];
+}
+
+export interface EvalMatrixInput {
+  /** Names the row: the checkpoint or the file. */
+  label: string;
+  /** Nmax the checkpoint was trained with (its run config), null when unknown (a base or SFT model). */
+  trainNmax: number | null;
+  report: EvalReportBlocks;
+}
+
+export interface EvalMatrix {
+  /** Column headers: every inference Nmax in any report, ascending. */
+  evalNmax: number[];
+  /** One row per report, by trained Nmax (unknown last), pass@1 per column (null where not evaluated). */
+  rows: { label: string; trainNmax: number | null; passAtOne: (number | null)[] }[];
+}
+
+export function evalMatrix(inputs: EvalMatrixInput[]): EvalMatrix {
+  const evalNmax = [...new Set(inputs.flatMap((i) => i.report.blocks.map((b) => b.nmax)))].sort((a, b) => a - b);
+  const rows = inputs
+    .map((input) => ({
+      label: input.label,
+      trainNmax: input.trainNmax,
+      passAtOne: evalNmax.map((n) => input.report.blocks.find((b) => b.nmax === n)?.['pass@1'] ?? null),
+    }))
+    .sort((a, b) => (a.trainNmax ?? Infinity) - (b.trainNmax ?? Infinity));
+  return { evalNmax, rows };
+}

@@ -1,0 +1,109 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compareCommand, InputError, parseCompareArgs, readRunDir, type CompareArgs } from '../src/cli/compare';
+import { UsageError } from '../src/cli/cliArgs';
+import { PRESETS } from '../src/core/experiment';
+
+const TSX = join('node_modules', '.bin', 'tsx');
+let root: string;
+let zero: string;
+let tool: string;
+
+/** A metrics.jsonl line as npm run train writes it, with only the figures these tests read. */
+function line(step: number, figures: Record<string, number | null>): string {
+  return JSON.stringify({ step, accuracy: null, testAccuracy: null, codeCallFrequency: null, ...figures });
+}
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'compare-cli-'));
+  // Nmax 2, config in summary.json, evaluated: code use 0.25, 0.5, 0.75 (final 0.5), tests 0.1 then 0.5.
+  tool = join(root, 'tool-n2');
+  mkdirSync(join(tool, 'checkpoint'), { recursive: true });
+  writeFileSync(
+    join(tool, 'metrics.jsonl'),
+    [line(0, { testAccuracy: 0.1 }), line(1, { accuracy: 0.2, codeCallFrequency: 0.25 }), line(2, { accuracy: 0.4, codeCallFrequency: 0.5 }), line(3, { accuracy: 0.6, codeCallFrequency: 0.75, testAccuracy: 0.5 })].join('\n') + '\n',
+  );
+  writeFileSync(join(tool, 'summary.json'), JSON.stringify({ config: { ...PRESETS.classroom, seed: 1, nmax: 2 }, base: 'public/models/base' }));
+  writeFileSync(join(tool, 'checkpoint', 'model.json'), JSON.stringify({ meta: { kind: 'rl', config: { nmax: 2 } } }));
+  writeFileSync(
+    join(tool, 'eval.json'),
+    JSON.stringify({ checkpoint: join(tool, 'checkpoint'), blocks: [{ nmax: 0, 'pass@1': 0.25 }, { nmax: 2, 'pass@1': 0.625 }] }),
+  );
+  // Nmax 0, still without summary.json: the config comes from the checkpoint's meta; an older line lacks the code-use figures.
+  zero = join(root, 'no-tool-n0');
+  mkdirSync(join(zero, 'checkpoint'), { recursive: true });
+  writeFileSync(join(zero, 'metrics.jsonl'), [line(0, { testAccuracy: 0.1 }), line(1, { accuracy: 0.3, codeCallFrequency: 0 }), JSON.stringify({ step: 2, accuracy: 0.3 })].join('\n'));
+  writeFileSync(
+    join(zero, 'checkpoint', 'model.json'),
+    JSON.stringify({ meta: { kind: 'rl', config: { ...PRESETS.classroom, seed: 1, nmax: 0 }, base: { path: 'public/models/base' } } }),
+  );
+});
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function args(inputs: string[], extra: Partial<CompareArgs> = {}): CompareArgs {
+  return { inputs, evalFiles: [], reference: null, target: null, json: false, ...extra };
+}
+
+describe('npm run compare', () => {
+  it('reads a run directory: metrics (missing figures are null), config and start from summary.json or the checkpoint', () => {
+    const run = readRunDir(`${zero}/`);
+    expect(run.name).toBe(zero);
+    expect(run.config.nmax).toBe(0);
+    expect(run.start).toBe('public/models/base');
+    expect(run.metrics.map((m) => m.step)).toEqual([0, 1, 2]);
+    expect(run.metrics[2].codeCallFrequency).toBeNull();
+    expect(run.metrics[2].singleCallShare).toBeNull();
+    expect(readRunDir(tool).config.seed).toBe(1);
+  });
+
+  it('prints the run and arm tables, the differing field and the matrix from the run dir eval.json', () => {
+    const text = compareCommand(args([tool, zero]));
+    expect(text).toContain(`Target code-call frequency: 0.500 (the final code-call frequency of ${tool}).`);
+    expect(text).toContain('Arms differ in: nmax: 2 vs 0.');
+    // tool-n2 reaches 0.5 at step 2; its tests: final 0.5, best 0.5; accuracy first/last 10 both 0.4; rho 1.
+    expect(text).toContain(`| ${tool} | nmax 2 | 1 | 3 | 0.500 | 2 | 0.500 | 0.500 | 0.400 | 0.400 | 1.000 | – | – | – |`);
+    // no-tool: steps 1 and 2, code use 0 (step 2 has none), accuracy constant so no rho; test only at step 0.
+    expect(text).toContain(`| ${zero} | nmax 0 | 1 | 2 | 0.000 | – | 0.100 | 0.100 | 0.300 | 0.300 | – | – | – | – |`);
+    expect(text).toContain('| nmax 0 | 1 | 1 | 2 | 0.000 | – (0/1 reached) |');
+    expect(text).toContain('| checkpoint | train Nmax | eval 0 | eval 2 |');
+    expect(text).toContain(`| ${join(tool, 'checkpoint')} | 2 | 0.250 | 0.625 |`);
+  });
+
+  it('--reference adds its run first and sets the target; --json is one object', () => {
+    const report = JSON.parse(compareCommand(args([tool], { reference: zero, json: true })));
+    expect(report.reference).toBe(zero);
+    expect(report.target).toBe(0);
+    expect(report.runs.map((r: { name: string; reachesTargetAt: number | null }) => [r.name, r.reachesTargetAt])).toEqual([
+      [zero, 1],
+      [tool, 1],
+    ]);
+    expect(report.differences).toEqual([{ field: 'nmax', values: ['0', '2'] }]);
+    expect(report.evalMatrix.rows[0].passAtOne).toEqual([0.25, 0.625]);
+    expect(report.finalWindow).toBe(5);
+  });
+
+  it('refuses a missing directory, a directory without metrics and a bad --target', () => {
+    expect(() => compareCommand(args([join(root, 'nope')]))).toThrow(InputError);
+    expect(() => compareCommand(args([root]))).toThrow(/has no metrics.jsonl/);
+    expect(() => parseCompareArgs(['--target', '2', tool])).toThrow(UsageError);
+    expect(() => parseCompareArgs([])).toThrow(/give at least one run directory/);
+    expect(() => compareCommand(args([tool], { evalFiles: [join(tool, 'summary.json')] }))).toThrow(/neither a run exported from the lab nor an npm run eval report/);
+  });
+
+  it('as a process: exit 2 with the usage on a bad flag, exit 2 naming a missing directory', () => {
+    const bad = spawnSync(TSX, ['src/cli/compare.ts', '--frobnicate', tool], { encoding: 'utf8', timeout: 60_000 });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/compare: Unknown option '--frobnicate'/);
+    expect(bad.stderr).toMatch(/usage: npm run compare/);
+    const missing = spawnSync(TSX, ['src/cli/compare.ts', join(root, 'missing-run')], { encoding: 'utf8', timeout: 60_000 });
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain(`compare: no run directory or file at ${join(root, 'missing-run')}`);
+    const ok = spawnSync(TSX, ['src/cli/compare.ts', tool, zero], { encoding: 'utf8', timeout: 60_000 });
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toContain('## Arms (means over seeds)');
+  }, 60_000);
+});

@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+import { PRESETS } from '../src/core/experiment';
+import {
+  compareRuns,
+  configDifferences,
+  evalMatrix,
+  finalMean,
+  firstStepReaching,
+  groupArms,
+  runFigures,
+  type ComparedRun,
+} from '../src/core/metrics/runComparison';
+import { emptyStepMetrics, type StepMetrics } from '../src/core/metrics/stepMetrics';
+
+/** Step 0 (the base model's test only), then one row per code-call frequency given. */
+function runMetrics(codeFrequency: number[], extra: (step: number) => Partial<StepMetrics> = () => ({})): StepMetrics[] {
+  return [
+    { ...emptyStepMetrics(0), testAccuracy: 0.1 },
+    ...codeFrequency.map((f, i) => ({ ...emptyStepMetrics(i + 1), codeCallFrequency: f, ...extra(i + 1) })),
+  ];
+}
+
+const classroom = PRESETS.classroom;
+
+describe('final figures and the step a target is reached', () => {
+  it('final = mean of the last 5 measured steps; the first step at or above the target', () => {
+    const metrics = runMetrics([0.1, 0.3, 0.5, 0.4, 0.6, 0.7, 0.8]);
+    // Steps 3..7: (0.5 + 0.4 + 0.6 + 0.7 + 0.8) / 5 = 0.6.
+    expect(finalMean(metrics, 'codeCallFrequency')).toBeCloseTo(0.6, 12);
+    // Fewer than 5 measured steps: the mean of those there are; none: null.
+    expect(finalMean(metrics.slice(0, 3), 'codeCallFrequency')).toBeCloseTo(0.2, 12);
+    expect(finalMean(metrics, 'singleCallShare')).toBeNull();
+    expect(firstStepReaching(metrics, 'codeCallFrequency', 0.6)).toBe(5);
+    expect(firstStepReaching(metrics, 'codeCallFrequency', 0.45)).toBe(3);
+    expect(firstStepReaching(metrics, 'codeCallFrequency', 0.81)).toBeNull();
+  });
+
+  it('a run row: test accuracy last and best, batch accuracy first/last 10 and Spearman rho', () => {
+    const accuracy = [0.2, 0.1, 0.4, 0.3];
+    const tests: Record<number, number> = { 2: 0.5, 4: 0.4 };
+    const metrics = runMetrics([0, 0, 0.5, 1], (step) => ({
+      accuracy: accuracy[step - 1],
+      testAccuracy: tests[step] ?? null,
+      responseLength: 10 * step,
+      singleCallShare: step >= 3 ? 1 : null,
+      codePassRate: step >= 3 ? 0.5 * (step - 2) : null,
+    }));
+    const row = runFigures(metrics, 0.5);
+    expect(row.steps).toBe(4);
+    expect(row.finalCodeCallFrequency).toBeCloseTo(0.375, 12);
+    expect(row.reachesTargetAt).toBe(3);
+    // Tests at steps 0, 2, 4: 0.1, 0.5, 0.4.
+    expect(row.finalTestAccuracy).toBe(0.4);
+    expect(row.bestTestAccuracy).toBe(0.5);
+    expect(row.accuracyFirst10).toBeCloseTo(0.25, 12);
+    expect(row.accuracyLast10).toBeCloseTo(0.25, 12);
+    // Ranks of accuracy 2,1,4,3 against 1,2,3,4: rho = 1 - 6 * 4 / (4 * 15) = 0.6.
+    expect(row.accuracyRho).toBeCloseTo(0.6, 12);
+    expect(row.finalSingleCallShare).toBe(1);
+    expect(row.finalCodePassRate).toBeCloseTo(0.75, 12);
+    expect(row.finalResponseLength).toBeCloseTo(25, 12);
+    expect(runFigures(metrics, null).reachesTargetAt).toBeNull();
+  });
+});
+
+describe('cold start vs zero start', () => {
+  const zero: ComparedRun = {
+    name: 'zero-s1',
+    config: { ...classroom, seed: 1, format: 'zerotir' },
+    start: 'public/models/base',
+    metrics: runMetrics([0.1, 0.2, 0.4, 0.6, 0.8, 0.9, 1.0]),
+  };
+  const cold = (seed: number, frequency: number[], singleCallShare: number | null): ComparedRun => ({
+    name: `cold-s${seed}`,
+    config: { ...classroom, seed, format: 'retool' },
+    start: 'runs/coldstart-sft',
+    metrics: runMetrics(frequency, () => ({ singleCallShare })),
+  });
+  const runs = [zero, cold(1, [0.5, 0.8, 0.9, 0.9], 1), cold(2, [0.6, 0.7, 0.75, 0.7], null), cold(3, [0.1, 0.2, 0.3], 0.5)];
+
+  it("the target is the reference's final code-call frequency, and each run's first step reaching it", () => {
+    const comparison = compareRuns(runs);
+    // The zero start's steps 3..7: (0.4 + 0.6 + 0.8 + 0.9 + 1.0) / 5 = 0.74.
+    expect(comparison.reference).toBe('zero-s1');
+    expect(comparison.target).toBeCloseTo(0.74, 12);
+    expect(comparison.runs.map((r) => [r.name, r.arm, r.seed, r.reachesTargetAt])).toEqual([
+      ['zero-s1', 0, 1, 5],
+      ['cold-s1', 1, 1, 2],
+      ['cold-s2', 1, 2, 3],
+      ['cold-s3', 1, 3, null],
+    ]);
+  });
+
+  it('arms: configs equal but the seed; means over the runs that have a figure, and how many reached', () => {
+    const { arms, differences } = compareRuns(runs);
+    expect(differences).toEqual([
+      { field: 'format', values: ['zerotir', 'retool'] },
+      { field: 'start', values: ['public/models/base', 'runs/coldstart-sft'] },
+    ]);
+    expect(arms.map((a) => [a.label, a.n, a.seeds, a.reachedTarget])).toEqual([
+      ['format zerotir, start public/models/base', 1, [1], 1],
+      ['format retool, start runs/coldstart-sft', 3, [1, 2, 3], 2],
+    ]);
+    const coldArm = arms[1];
+    // Reached at steps 2 and 3 (cold-s3 never did).
+    expect(coldArm.reachesTargetAt).toBeCloseTo(2.5, 12);
+    // Finals: (0.5+0.8+0.9+0.9)/4 = 0.775, (0.6+0.7+0.75+0.7)/4 = 0.6875, (0.1+0.2+0.3)/3 = 0.2.
+    expect(coldArm.finalCodeCallFrequency).toBeCloseTo((0.775 + 0.6875 + 0.2) / 3, 12);
+    // cold-s2 never measured a single-call share: the mean of 1 and 0.5.
+    expect(coldArm.finalSingleCallShare).toBeCloseTo(0.75, 12);
+    expect(coldArm.steps).toBeCloseTo((4 + 4 + 3) / 3, 12);
+  });
+
+  it('a reference by index, or a given target instead', () => {
+    const byCold = compareRuns(runs, { reference: 1 });
+    expect(byCold.reference).toBe('cold-s1');
+    // cold-s1's four steps: 0.775; the zero start gets there at step 5 (0.8).
+    expect(byCold.target).toBeCloseTo(0.775, 12);
+    expect(byCold.runs.map((r) => r.reachesTargetAt)).toEqual([5, 2, null, null]);
+    const given = compareRuns(runs, { target: 0.5 });
+    expect(given.reference).toBeNull();
+    expect(given.runs.map((r) => r.reachesTargetAt)).toEqual([4, 1, 1, null]);
+    expect(() => compareRuns(runs, { reference: 4 })).toThrow(/reference 4 is not one of the 4 runs/);
+  });
+});
+
+describe('arms and the fields that differ', () => {
+  it('PPO vs Reinforce++ over seeds; a run with no known config is an arm of its own', () => {
+    const run = (name: string, config: ComparedRun['config']): ComparedRun => ({ name, config, metrics: [] });
+    const runs = [
+      run('ppo-s1', { ...classroom, seed: 1 }),
+      run('rpp-s1', { ...classroom, seed: 1, algorithm: 'reinforce++' }),
+      run('ppo-s2', { ...classroom, seed: 2 }),
+      run('unknown-a', {}),
+      run('unknown-b', {}),
+    ];
+    expect(groupArms(runs)).toEqual([0, 1, 0, 2, 3]);
+    const { differences, arms } = compareRuns(runs);
+    // Fields unknown in the last two arms show as '?', and do not count as a difference by themselves.
+    expect(differences).toEqual([{ field: 'algorithm', values: ['ppo', 'reinforce++', '?', '?'] }]);
+    expect(arms.map((a) => a.label)).toEqual(['algorithm ppo', 'algorithm reinforce++', 'algorithm ?', 'algorithm ?']);
+    expect(arms[0].runs).toEqual(['ppo-s1', 'ppo-s2']);
+  });
+
+  it('object fields compare by value whatever their key order, and show as their values', () => {
+    const a: ComparedRun = { name: 'a', config: { nmax: 2, tierMix: { easy: 0.25, medium: 0.25, hard: 0.5 } }, metrics: [] };
+    const b: ComparedRun = { name: 'b', config: { nmax: 2, tierMix: { hard: 0.5, medium: 0.25, easy: 0.25 } }, metrics: [] };
+    const c: ComparedRun = { name: 'c', config: { nmax: 4, tierMix: { easy: 1, medium: 0, hard: 0 } }, metrics: [] };
+    expect(groupArms([a, b, c])).toEqual([0, 0, 1]);
+    expect(configDifferences([a, c])).toEqual([
+      { field: 'nmax', values: ['2', '4'] },
+      { field: 'tierMix', values: ['0.25/0.25/0.5', '1/0/0'] },
+    ]);
+    expect(compareRuns([a, b]).arms.map((arm) => arm.label)).toEqual(['same config']);
+  });
+});
+
+describe('train-Nmax by eval-Nmax matrix', () => {
+  it('columns are every eval Nmax; rows ordered by trained Nmax, unknown last; null where not evaluated', () => {
+    const matrix = evalMatrix([
+      { label: 'n2', trainNmax: 2, report: { blocks: [{ nmax: 0, 'pass@1': 0.3 }, { nmax: 2, 'pass@1': 0.6 }] } },
+      { label: 'sft', trainNmax: null, report: { blocks: [{ nmax: 4, 'pass@1': 0.5 }] } },
+      { label: 'n0', trainNmax: 0, report: { blocks: [{ nmax: 1, 'pass@1': 0.45 }, { nmax: 0, 'pass@1': 0.4 }] } },
+    ]);
+    expect(matrix).toEqual({
+      evalNmax: [0, 1, 2, 4],
+      rows: [
+        { label: 'n0', trainNmax: 0, passAtOne: [0.4, 0.45, null, null] },
+        { label: 'n2', trainNmax: 2, passAtOne: [0.3, null, 0.6, null] },
+        { label: 'sft', trainNmax: null, passAtOne: [null, null, null, 0.5] },
+      ],
+    });
+  });
+});
