@@ -3,6 +3,7 @@
  * between steps, checkpoints that remember their step) with made-up figures and no tfjs.
  */
 import type { ExperimentConfig } from '../src/core/experiment';
+import type { EvalReport, PassAtOneRequest } from '../src/lab/evaluationRequest';
 import type { BackendChoice, CheckpointBlob, LabEvent, TrainerWorkerApi } from '../src/lab/protocol';
 import type { ConnectTrainer } from '../src/ui/lab/trainerConnection';
 import { metricsAt, sampleAt } from './uiFixtures';
@@ -20,6 +21,7 @@ export class FakeTrainer implements TrainerWorkerApi {
   private config: ExperimentConfig | null = null;
   private stepNumber = 0;
   private paused = false;
+  private evaluationCancelled = false;
 
   async init(options: { backend: BackendChoice; baseModelUrl: string }, onEvent: (event: LabEvent) => void) {
     this.calls.push({ method: 'init', args: [options] });
@@ -85,6 +87,31 @@ export class FakeTrainer implements TrainerWorkerApi {
       this.emit({ type: 'progress', task: 'pretrain', done: step, total: options.steps, etaSeconds: options.steps - step });
     }
     return { manifest: { format: 'tir-lab-checkpoint', meta: { kind: 'base' } }, weights: Uint8Array.from([9]) };
+  }
+
+  /** One progress event per Nmax; pass@1 = (10 k + Nmax) / 100 and the checkpoint's first byte as its selfCorrections. */
+  async evaluatePassAtOne(request: PassAtOneRequest): Promise<EvalReport | null> {
+    this.calls.push({ method: 'evaluatePassAtOne', args: [request] });
+    this.evaluationCancelled = false;
+    const blocks: EvalReport['blocks'] = [];
+    for (const [i, nmax] of request.nmaxList.entries()) {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      if (this.evaluationCancelled) return null;
+      const share = (10 * request.k + nmax) / 100;
+      blocks.push({
+        nmax, samples: 64 * request.k, 'pass@1': share, byTier: { easy: share, medium: share, hard: share },
+        codeRatio: 0, codeLines: 0, correctCodeCount: 0, codePassRate: null, invocationPosition: null,
+        callsPerResponse: 0, callsHistogram: [64 * request.k], singleCallShare: null, selfCorrections: request.checkpoint.weights[0],
+      });
+      this.emit({ type: 'progress', task: 'evaluate', done: i + 1, total: request.nmaxList.length, etaSeconds: null });
+    }
+    const { nmaxList: _nmaxList, checkpoint: _checkpoint, label, ...settings } = request;
+    return { checkpoint: label, format: 'zerotir', problems: 64, ...settings, maxResponseTokens: 96, maxOutputChars: 64, wallSeconds: 0.01, blocks };
+  }
+
+  async cancelEvaluation() {
+    this.calls.push({ method: 'cancelEvaluation', args: [] });
+    this.evaluationCancelled = true;
   }
 
   methods(): string[] {

@@ -3,8 +3,8 @@
  * Trainer), the training loop, checkpoints, evaluation and pretraining. Written against a
  * PythonSandbox and plain callbacks, so the same class runs in the worker and in Node tests.
  *
- * One long job at a time (a training loop or a pretraining); `pause` stops it at the next step
- * boundary. Every unit of work that touches the model goes through one WorkQueue, so commands
+ * One long job at a time (a training loop, a pretraining or an evaluation); `pause` stops it at
+ * the next step boundary. Every unit of work that touches the model goes through one WorkQueue, so commands
  * that arrive mid-step (save, evaluate, reset) see the weights between steps.
  */
 import { configErrors, NUMERIC_BOUNDS, type ExperimentConfig } from '../core/experiment';
@@ -12,6 +12,8 @@ import { deserializeCheckpoint, serializeCheckpoint } from '../core/model/checkp
 import type { GPT } from '../core/model/gpt';
 import { Trainer, type StepRecord } from '../core/rl/trainer';
 import type { PythonSandbox } from '../core/sandbox/protocol';
+import { runPassAtOneJob } from './evaluationJob';
+import type { EvalReport, PassAtOneRequest } from './evaluationRequest';
 import { BASE_PRETRAIN_SHAPE, pretrainOptionErrors, runPretraining, type PretrainOptions, type PretrainShape } from './pretrainJob';
 import { progressEvent } from './progressEvent';
 import { readWeightsAsync } from './readWeightsAsync';
@@ -45,11 +47,15 @@ interface Run {
   initialRecord: StepRecord | null;
 }
 
+type JobKind = 'train' | 'pretrain' | 'evaluate';
+
+const JOB_NAMES: Record<JobKind, string> = { train: 'training', pretrain: 'pretraining', evaluate: 'evaluating' };
+
 export class LabSession {
   private run: Run | null = null;
   private readonly queue = new WorkQueue();
   /** The long job running now, if any. */
-  private job: { kind: 'train' | 'pretrain'; done: Promise<unknown> } | null = null;
+  private job: { kind: JobKind; done: Promise<unknown> } | null = null;
   private stopRequested = false;
   private readonly yieldToEvents: () => Promise<void>;
 
@@ -91,7 +97,7 @@ export class LabSession {
     await this.runJob('train', () => this.trainLoop(run));
   }
 
-  /** Stops the running job (training loop or pretraining) at the next step boundary and waits for it. */
+  /** Stops the running job (training loop, pretraining, evaluation) at the next step boundary and waits for it. */
   async pause(): Promise<void> {
     this.stopRequested = true;
     // The job reports its own failure to its caller; pause only waits for it to be over.
@@ -138,7 +144,7 @@ export class LabSession {
         runId: run.id,
         config: run.config,
         step: run.trainer.step,
-        base: this.options.baseMeta ?? null,
+        base: this.startModelMeta(run.start),
       });
     });
   }
@@ -175,6 +181,28 @@ export class LabSession {
     );
   }
 
+  /**
+   * pass@1 of a checkpoint on the held-out test set (evaluationJob.ts), in a model of its own, so
+   * the run's weights are not touched; null when cancelled. One long job at a time: not while
+   * training or pretraining.
+   */
+  async evaluatePassAtOne(request: PassAtOneRequest): Promise<EvalReport | null> {
+    return this.runJob('evaluate', () =>
+      runPassAtOneJob(request, {
+        sandbox: this.options.sandbox,
+        emit: this.options.emit,
+        exclusive: (work) => this.queue.run(work),
+        yieldToEvents: this.yieldToEvents,
+        shouldStop: () => this.stopRequested,
+      }),
+    );
+  }
+
+  /** Stops a running evaluation after its current chunk and waits for it; anything else goes on. */
+  async cancelEvaluation(): Promise<void> {
+    if (this.job?.kind === 'evaluate') await this.pause();
+  }
+
   /** Stops work and frees every tensor the session holds (the sandbox belongs to the caller). */
   async dispose(): Promise<void> {
     await this.pause();
@@ -184,8 +212,8 @@ export class LabSession {
     });
   }
 
-  private runJob<T>(kind: 'train' | 'pretrain', work: () => Promise<T>): Promise<T> {
-    if (this.job) throw new Error(`the worker is busy ${this.job.kind === 'train' ? 'training' : 'pretraining'}; pause it first`);
+  private runJob<T>(kind: JobKind, work: () => Promise<T>): Promise<T> {
+    if (this.job) throw new Error(`the worker is busy ${JOB_NAMES[this.job.kind]}; ${this.job.kind === 'evaluate' ? 'cancel' : 'pause'} it first`);
     this.stopRequested = false;
     const job = { kind, done: work() };
     this.job = job;
@@ -234,6 +262,17 @@ export class LabSession {
     const trainer = new Trainer(model, config, this.options.sandbox);
     trainer.step = start.step;
     return { model, trainer };
+  }
+
+  /**
+   * What a run's checkpoints name as their base: the model it started from. A start checkpoint at
+   * step 0 is that model (a cold start, a pretrained base); a continued run's checkpoint names its own.
+   */
+  private startModelMeta(start: RunStart): unknown {
+    const manifest = start.checkpoint?.manifest as { meta?: Record<string, unknown> } | null | undefined;
+    const meta = manifest?.meta;
+    if (!meta) return this.options.baseMeta ?? null;
+    return start.step === 0 ? meta : (meta.base ?? this.options.baseMeta ?? null);
   }
 
   private closeRun(): void {

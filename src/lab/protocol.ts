@@ -6,6 +6,7 @@
 import type { ExperimentConfig } from '../core/experiment';
 import type { StepMetrics } from '../core/metrics/stepMetrics';
 import type { RolloutSample } from '../core/rl/rolloutSample';
+import type { EvalReport, PassAtOneRequest } from './evaluationRequest';
 
 export type BackendName = 'webgpu' | 'webgl' | 'wasm' | 'cpu';
 /** 'auto' runs a short measured probe and picks the fastest backend that works. */
@@ -58,6 +59,14 @@ export interface TrainerWorkerApi {
   saveCheckpoint(): Promise<CheckpointBlob>;
   /** Held-out greedy accuracy of the current model at each inference Nmax. */
   evaluate(nmaxValues: number[]): Promise<EvaluationRow>;
+  /**
+   * ReTool's pass@1 on the held-out test set (k samples per problem, by tier and inference Nmax,
+   * with the code-use figures) of a checkpoint loaded into a model of its own, with 'progress'
+   * events; the report is `npm run eval`'s JSON. Null when cancelled. Not while training.
+   */
+  evaluatePassAtOne(request: PassAtOneRequest): Promise<EvalReport | null>;
+  /** Stops a running evaluatePassAtOne after its current chunk of samples. */
+  cancelEvaluation(): Promise<void>;
   /** Pretrains a fresh base model from the synthetic corpus with 'pretrainStep' and 'progress' events. */
   pretrain(options: { steps: number; seed: number; toolPrior: number }): Promise<CheckpointBlob>;
 }

@@ -87,5 +87,7 @@ export function createTrainerApi(environment: TrainerEnvironment): TrainerWorker
     saveCheckpoint: () => guarded(() => requireSession().saveCheckpoint()),
     evaluate: (nmaxValues) => guarded(() => requireSession().evaluate(nmaxValues)),
     pretrain: (options) => guarded(() => requireSession().pretrain(options)),
+    evaluatePassAtOne: (request) => guarded(() => requireSession().evaluatePassAtOne(request)),
+    cancelEvaluation: () => guarded(() => requireSession().cancelEvaluation()),
   };
 }

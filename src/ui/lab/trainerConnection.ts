@@ -27,6 +27,8 @@ export const connectTrainerWorker: ConnectTrainer = (onCrash) => {
     saveCheckpoint: () => remote.saveCheckpoint(),
     evaluate: (nmaxValues) => remote.evaluate(nmaxValues),
     pretrain: (options) => remote.pretrain(options),
+    evaluatePassAtOne: (request) => remote.evaluatePassAtOne(request),
+    cancelEvaluation: () => remote.cancelEvaluation(),
   };
   return {
     api,

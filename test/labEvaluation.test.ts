@@ -1,0 +1,303 @@
+/**
+ * The lab's held-out evaluation, worker side, in Node (wasm): the device-side top-p filter keeps
+ * what the engine's filter keeps; the chunked job gives the engine's blocks (a scripted policy,
+ * hand-counted figures); through the LabSession, a checkpoint of a tiny random model is evaluated
+ * in a model of its own with monotone progress, the CLI's report keys, no leaked tensor, the
+ * training run untouched, a cancel, and bad settings refused with the field's message.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TOOL_FORMATS } from '../src/core/env/formats';
+import { nucleusFilter } from '../src/core/eval/nucleus';
+import { evaluatePassAtOne } from '../src/core/eval/passAtOne';
+import { PRESETS, type ExperimentConfig } from '../src/core/experiment';
+import { deserializeCheckpoint, serializeCheckpoint } from '../src/core/model/checkpoint';
+import type { GPTConfig } from '../src/core/model/config';
+import { GPT } from '../src/core/model/gpt';
+import { Random } from '../src/core/random';
+import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
+import { testSet } from '../src/core/tasks/splits';
+import { VOCAB_SIZE } from '../src/core/tokenizer';
+import { nucleusFilterOnDevice, withDeviceNucleus } from '../src/lab/deviceNucleus';
+import { evaluationLimits, passAtOneReport, type EvaluationHooks } from '../src/lab/evaluationJob';
+import { DEFAULT_PASS_AT_ONE, parseNmaxList, passAtOneSettingsErrors, type EvalReport } from '../src/lab/evaluationRequest';
+import { LabSession } from '../src/lab/labSession';
+import type { CheckpointBlob, LabEvent } from '../src/lab/protocol';
+import { useNodeBackend } from '../src/node/tfBackend';
+import { scriptedPolicy } from './scriptedPolicy';
+
+type Progress = Extract<LabEvent, { type: 'progress' }>;
+
+const TINY: GPTConfig = { vocabSize: VOCAB_SIZE, contextLength: 64, nLayer: 1, nHead: 2, nEmbd: 16, mlpRatio: 2 };
+/** The run config a tiny checkpoint carries: short answers, so the test set fits the tiny context. */
+const TINY_RUN: ExperimentConfig = { ...PRESETS.quick, steps: 50, promptsPerStep: 2, groupSize: 2, minibatchSize: 4, maxResponseTokens: 12, maxOutputChars: 16, testEvery: 1000, samplesPerStep: 0, format: 'retool' };
+/** The keys of `npm run eval`'s report and of each of its blocks (docs/retool.md). */
+const REPORT_KEYS = ['blocks', 'checkpoint', 'format', 'k', 'maxOutputChars', 'maxResponseTokens', 'problems', 'seed', 'temperature', 'topP', 'wallSeconds'];
+const BLOCK_KEYS = [
+  'byTier', 'callsHistogram', 'callsPerResponse', 'codeLines', 'codePassRate', 'codeRatio', 'correctCodeCount',
+  'invocationPosition', 'nmax', 'pass@1', 'samples', 'selfCorrections', 'singleCallShare',
+];
+
+/** `print(<a test problem's expression>)` prints its answer; any other code is a NameError. */
+function testSetSandbox(): PythonSandbox & { runs: number } {
+  const answers = new Map(testSet().map((p) => [`print(${p.expression})`, p.answer]));
+  return {
+    runs: 0,
+    async run(code: string): Promise<RunResult> {
+      this.runs++;
+      const answer = answers.get(code);
+      const base = { stderr: '', timedOut: false, truncated: false, durationMs: 0.1 };
+      return answer === undefined ? { ...base, ok: false, stdout: '', error: { type: 'NameError', message: 'x' } } : { ...base, ok: true, stdout: `${answer}\n` };
+    },
+    async close() {},
+  };
+}
+
+/**
+ * On each test problem: a `<code>` block printing the question's expression, then the number the
+ * interpreter printed, plus one on hard problems; -1 when nothing ran (Nmax 0). So at Nmax >= 1
+ * easy and medium are right and hard wrong (pass@1 32/64 = 0.5); at Nmax 0 nothing is right.
+ */
+function scriptedRetoolModel(): GPT {
+  const format = TOOL_FORMATS.retool;
+  const tierOf = new Map(testSet().map((p) => [p.expression, p.tier]));
+  return scriptedPolicy((text) => {
+    const expression = /what is (.*)\?\nA:/.exec(text)![1];
+    const code = ` ${format.codeOpen}\nprint(${expression})\n${format.codeClose}`;
+    const response = text.slice(text.indexOf('\nA:') + 3);
+    if (response.length < code.length) return code;
+    const output = /\n<interpreter>\n(-?\d+)\n<\/interpreter>\n/.exec(response);
+    const answer = output === null ? -1 : Number(output[1]) + (tierOf.get(expression) === 'hard' ? 1 : 0);
+    return `${code}${output === null ? '\n' : output[0]}Answer: ${answer}`;
+  });
+}
+
+function hooksFor(sandbox: PythonSandbox, events: LabEvent[], shouldStop = () => false): EvaluationHooks {
+  return { sandbox, emit: (e) => events.push(e), exclusive: (work) => work(), yieldToEvents: async () => undefined, shouldStop };
+}
+
+const progressOf = (events: LabEvent[]) => events.filter((e): e is Progress => e.type === 'progress');
+
+function tinyCheckpoint(seed: number): CheckpointBlob {
+  const model = GPT.init(TINY, seed);
+  const blob = serializeCheckpoint(model, { kind: 'rl', config: TINY_RUN, step: 3 });
+  model.dispose();
+  return blob;
+}
+
+function newSession(events: LabEvent[]): LabSession {
+  const blob = tinyCheckpoint(11);
+  const { model, meta } = deserializeCheckpoint(blob.manifest, blob.weights);
+  return new LabSession({ base: model, baseMeta: meta, sandbox: testSetSandbox(), emit: (e) => events.push(e) });
+}
+
+beforeAll(async () => {
+  await useNodeBackend('wasm');
+});
+
+describe('nucleusFilterOnDevice', () => {
+  const kept = (values: ArrayLike<number>) => Array.from(values, (x) => x !== -Infinity);
+
+  it('keeps the most probable tokens until their mass reaches top-p, as the engine filter does', () => {
+    // Probabilities 0.4, 0.3, 0.2, 0.1 at temperature 1: the mass before each is 0, 0.4, 0.7, 0.9.
+    const row = tf.tensor2d([[4, 3, 2, 1].map(Math.log)]);
+    expect(kept(nucleusFilterOnDevice(row, 1, 0.3).dataSync())).toEqual([true, false, false, false]);
+    expect(kept(nucleusFilterOnDevice(row, 1, 0.65).dataSync())).toEqual([true, true, false, false]);
+    expect(kept(nucleusFilterOnDevice(row, 1, 0.75).dataSync())).toEqual([true, true, true, false]);
+    // At temperature 2 they are 0.33, 0.28, 0.23, 0.16 (the square roots of 4, 3, 2, 1 over 6.15): the top two hold 0.61.
+    expect(kept(nucleusFilterOnDevice(row, 2, 0.65).dataSync())).toEqual([true, true, true, false]);
+    expect(nucleusFilterOnDevice(row, 1, 0.65).dataSync()[1]).toBeCloseTo(Math.log(3), 6);
+    expect(Array.from(nucleusFilterOnDevice(row, 1, 1).dataSync())).toEqual(Array.from(row.dataSync()));
+    expect(() => nucleusFilterOnDevice(row, 1, 0)).toThrow('topP must be in (0, 1], got 0');
+    row.dispose();
+  });
+
+  it('matches the engine filter on 64 random rows of the vocabulary, row by row, without leaking tensors', () => {
+    const rng = new Random(5);
+    const logits = Float32Array.from({ length: 64 * VOCAB_SIZE }, () => 3 * rng.normal());
+    const before = tf.memory().numTensors;
+    for (const [temperature, topP] of [[1, 0.7], [0.7, 0.9], [1.5, 0.3]]) {
+      const input = tf.tensor2d(logits, [64, VOCAB_SIZE]);
+      const onDevice = nucleusFilterOnDevice(input, temperature, topP);
+      const expected = nucleusFilter(logits, 64, temperature, topP);
+      expect(kept(onDevice.dataSync())).toEqual(kept(expected));
+      tf.dispose([input, onDevice]);
+    }
+    expect(tf.memory().numTensors).toBe(before);
+  });
+
+  it('wraps a model so only its step logits change', () => {
+    const model = scriptedRetoolModel();
+    expect(withDeviceNucleus(model, 1, 1)).toBe(model);
+    const filtered = withDeviceNucleus(model, 1, 0.5);
+    const before = tf.memory().numTensors;
+    const { logits, values } = filtered.step(filtered.newCache(1), Int32Array.from([1]));
+    expect(Array.from(logits.dataSync()).filter((x) => x !== -Infinity)).toEqual([40]);
+    tf.dispose([logits, values]);
+    expect(tf.memory().numTensors).toBe(before);
+  });
+});
+
+describe('evaluation settings', () => {
+  it('takes ReTool protocol defaults and refuses each bad field with its message', () => {
+    expect(DEFAULT_PASS_AT_ONE).toEqual({ nmaxList: [0, 1, 2, 4], k: 8, temperature: 1, topP: 0.7, seed: 0 });
+    expect(passAtOneSettingsErrors(DEFAULT_PASS_AT_ONE)).toEqual({});
+    expect(passAtOneSettingsErrors({ ...DEFAULT_PASS_AT_ONE, k: 1, topP: 1 })).toEqual({});
+    expect(passAtOneSettingsErrors({ nmaxList: [], k: 0, temperature: -1, topP: 1.5, seed: 0.5 })).toEqual({
+      nmaxList: 'give at least one Nmax value',
+      k: 'k must be a whole number from 1 to 256',
+      temperature: 'temperature must be a number from 0 to 5',
+      topP: 'top-p must be a number above 0 and at most 1',
+      seed: 'seed must be a whole number from 0 to 2147483647',
+    });
+    expect(passAtOneSettingsErrors({ ...DEFAULT_PASS_AT_ONE, topP: 0 }).topP).toBeDefined();
+    expect(passAtOneSettingsErrors({ ...DEFAULT_PASS_AT_ONE, nmaxList: [0, 17] }).nmaxList).toBe('Nmax values must be whole numbers from 0 to 16');
+    expect(passAtOneSettingsErrors({ ...DEFAULT_PASS_AT_ONE, nmaxList: [1, 1] }).nmaxList).toBe('each Nmax value once');
+  });
+
+  it('reads an Nmax list as typed', () => {
+    expect(parseNmaxList('0, 1,2 ,4')).toEqual([0, 1, 2, 4]);
+    expect(parseNmaxList('  ')).toEqual([]);
+    expect(parseNmaxList('1,,2').map(Number.isNaN)).toEqual([false, true, false]);
+    expect(passAtOneSettingsErrors({ ...DEFAULT_PASS_AT_ONE, nmaxList: parseNmaxList('1,x') }).nmaxList).toBeDefined();
+  });
+
+  it('takes the format and episode limits from the checkpoint, as the CLI does', () => {
+    const classroom = PRESETS.classroom;
+    expect(evaluationLimits({ kind: 'rl', config: TINY_RUN })).toEqual({ format: 'retool', maxResponseTokens: 12, maxOutputChars: 16, sandboxTimeoutMs: TINY_RUN.sandboxTimeoutMs });
+    expect(evaluationLimits({ kind: 'sft', sft: { format: 'retool' } })).toEqual({
+      format: 'retool', maxResponseTokens: classroom.maxResponseTokens, maxOutputChars: classroom.maxOutputChars, sandboxTimeoutMs: classroom.sandboxTimeoutMs,
+    });
+    expect(evaluationLimits({ kind: 'base' }).format).toBe('zerotir');
+    expect(evaluationLimits({ config: { format: 'mystery' } }).format).toBe('zerotir');
+  });
+});
+
+describe('passAtOneReport', () => {
+  it('gives, chunk by chunk, the blocks the engine gives in one batch, and the CLI report fields', async () => {
+    const settings = { nmaxList: [0, 1], k: 4, temperature: 1, topP: 0.7, seed: 3 };
+    const meta = { kind: 'sft', sft: { format: 'retool' } };
+    const events: LabEvent[] = [];
+    const before = tf.memory().numTensors;
+    const report = (await passAtOneReport(scriptedRetoolModel(), meta, { ...settings, label: 'scripted' }, hooksFor(testSetSandbox(), events)))!;
+    expect(tf.memory().numTensors).toBe(before);
+    expect(Object.keys(report).sort()).toEqual(REPORT_KEYS);
+    expect(report).toMatchObject({ checkpoint: 'scripted', format: 'retool', problems: 64, k: 4, temperature: 1, topP: 0.7, seed: 3, maxResponseTokens: 96, maxOutputChars: 64 });
+    expect(report.blocks.map((b) => Object.keys(b).sort())).toEqual([BLOCK_KEYS, BLOCK_KEYS]);
+    const [none, one] = report.blocks;
+    expect(none).toMatchObject({ nmax: 0, samples: 256, 'pass@1': 0, codeRatio: 1, callsPerResponse: 0, correctCodeCount: 0 });
+    expect(one).toMatchObject({ nmax: 1, samples: 256, 'pass@1': 0.5, byTier: { easy: 1, medium: 1, hard: 0 }, correctCodeCount: 256, singleCallShare: 1 });
+
+    const engine = await evaluatePassAtOne(scriptedRetoolModel(), testSet(), {
+      ...settings,
+      episode: { format: TOOL_FORMATS.retool, maxResponseTokens: 96, maxOutputChars: 64 },
+      sandbox: testSetSandbox(),
+      runOptions: { timeoutMs: 2000, maxOutputBytes: 1024 },
+    });
+    expect(report.blocks).toEqual(engine);
+
+    // k 4: 16 problems (64 answers) a chunk, 4 chunks per Nmax, 8 in all, after a 0 of 8.
+    const progress = progressOf(events);
+    expect(progress.map((e) => [e.task, e.done, e.total])).toEqual(Array.from({ length: 9 }, (_, i) => ['evaluate', i, 8]));
+    expect(progress[0].etaSeconds).toBeNull();
+    expect(progress.slice(1).every((e) => e.etaSeconds !== null && e.etaSeconds >= 0)).toBe(true);
+    expect(progress.at(-1)).toMatchObject({ etaSeconds: 0, detail: 'Nmax 1: 64/64 problems' });
+  });
+
+  it('stops between chunks when asked, with nothing leaked', async () => {
+    const events: LabEvent[] = [];
+    let chunks = 0;
+    const hooks = { ...hooksFor(testSetSandbox(), events, () => chunks >= 2), yieldToEvents: async () => void chunks++ };
+    const before = tf.memory().numTensors;
+    const report = await passAtOneReport(scriptedRetoolModel(), {}, { ...DEFAULT_PASS_AT_ONE, label: 'x' }, hooks);
+    expect(report).toBeNull();
+    expect(progressOf(events).map((e) => e.done)).toEqual([0, 1, 2]);
+    expect(tf.memory().numTensors).toBe(before);
+  });
+});
+
+describe('LabSession.evaluatePassAtOne', () => {
+  it('evaluates a checkpoint in a model of its own: the CLI report, monotone progress, the run untouched, no leak', async () => {
+    const events: LabEvent[] = [];
+    const session = newSession(events);
+    await session.startRun('run-t', TINY_RUN, { checkpoint: tinyCheckpoint(11), step: 3 });
+    const runBefore = await session.saveCheckpoint();
+    const tensorsBefore = tf.memory().numTensors;
+    const request = { checkpoint: tinyCheckpoint(12), label: 'tiny @3', nmaxList: [0, 1], k: 1, temperature: 1, topP: 0.7, seed: 2 };
+
+    const report = (await session.evaluatePassAtOne(request))!;
+    expect(tf.memory().numTensors).toBe(tensorsBefore);
+    expect(Object.keys(report).sort()).toEqual(REPORT_KEYS);
+    // The limits are the checkpoint's run config's, not the classroom's.
+    expect(report).toMatchObject({ checkpoint: 'tiny @3', format: 'retool', problems: 64, k: 1, maxResponseTokens: 12, maxOutputChars: 16 });
+    expect(report.blocks.map((b) => [b.nmax, b.samples, Object.keys(b).sort()])).toEqual([[0, 64, BLOCK_KEYS], [1, 64, BLOCK_KEYS]]);
+    for (const block of report.blocks) {
+      expect(block['pass@1']).toBeGreaterThanOrEqual(0);
+      expect(block['pass@1']).toBeLessThanOrEqual(1);
+      expect(block.callsHistogram.reduce((a, b) => a + b, 0)).toBe(64);
+    }
+    const progress = progressOf(events);
+    expect(progress.map((e) => e.done)).toEqual([0, 1, 2]);
+    expect(new Set(progress.map((e) => e.total))).toEqual(new Set([2]));
+
+    const runAfter = await session.saveCheckpoint();
+    expect(Buffer.from(runAfter.weights).equals(Buffer.from(runBefore.weights))).toBe(true);
+    expect(session.currentRunId).toBe('run-t');
+
+    // Same request, same draws.
+    const again = (await session.evaluatePassAtOne(request))!;
+    expect(again.blocks).toEqual(report.blocks);
+    await session.dispose();
+  });
+
+  it('is cancelled after its current chunk, refused while training, and refuses bad settings', async () => {
+    const events: LabEvent[] = [];
+    const session = newSession(events);
+    const request = { checkpoint: tinyCheckpoint(12), label: 'tiny', nmaxList: [0, 1, 2, 3], k: 1, temperature: 1, topP: 0.7, seed: 0 };
+    const tensorsBefore = tf.memory().numTensors;
+    let cancelling: Promise<void> | null = null;
+    const evaluation = session.evaluatePassAtOne(request);
+    // A cancel message arriving once the first chunk is reported.
+    const waitForFirst = async () => {
+      while (!progressOf(events).some((e) => e.done === 1)) await new Promise((resolve) => setTimeout(resolve, 1));
+      cancelling = session.cancelEvaluation();
+    };
+    await waitForFirst();
+    expect(await evaluation).toBeNull();
+    await cancelling;
+    expect(progressOf(events).at(-1)!.done).toBeLessThan(4);
+    expect(tf.memory().numTensors).toBe(tensorsBefore);
+
+    await session.startRun('run-busy', TINY_RUN, { checkpoint: tinyCheckpoint(11), step: 1 });
+    const training = session.train();
+    await expect(session.evaluatePassAtOne(request)).rejects.toThrow('the worker is busy training; pause it first');
+    await session.pause();
+    await training;
+
+    await expect(session.evaluatePassAtOne({ ...request, k: 0, topP: 2 })).rejects.toThrow(
+      'invalid evaluation settings: k must be a whole number from 1 to 256; top-p must be a number above 0 and at most 1',
+    );
+    await expect(session.evaluatePassAtOne({ ...request, nmaxList: [] })).rejects.toThrow('give at least one Nmax value');
+    const result: EvalReport | null = await session.evaluatePassAtOne({ ...request, nmaxList: [1] });
+    expect(result?.blocks.map((b) => b.nmax)).toEqual([1]);
+    await session.dispose();
+  });
+
+  it('names the model a cold-started run began from as its checkpoints\' base', async () => {
+    const session = newSession([]);
+    const coldStart = (() => {
+      const model = GPT.init(TINY, 4);
+      const blob = serializeCheckpoint(model, { kind: 'sft', sft: { format: 'retool' } });
+      model.dispose();
+      return blob;
+    })();
+    await session.startRun('run-cold', { ...TINY_RUN, steps: 1 }, { checkpoint: coldStart, step: 0 });
+    const saved = await session.saveCheckpoint();
+    expect((saved.manifest as { meta: { base: unknown } }).meta.base).toEqual({ kind: 'sft', sft: { format: 'retool' } });
+    // A run continued from that checkpoint keeps naming the cold start.
+    await session.startRun('run-cold-2', { ...TINY_RUN, steps: 1 }, { checkpoint: saved, step: 1 });
+    const continued = await session.saveCheckpoint();
+    expect((continued.manifest as { meta: { base: unknown } }).meta.base).toEqual({ kind: 'sft', sft: { format: 'retool' } });
+    await session.dispose();
+  });
+});
