@@ -4,9 +4,11 @@
  */
 import { useLab, useLabState } from './LabContext';
 import { CallsHistogram } from './charts/CallsHistogram';
+import { CodeLinesChart, CodeUseSharesChart } from './charts/codeUseCharts';
 import { LogLogChart } from './charts/LogLogChart';
 import { AccuracyChart, CallsPerResponseChart, CodeCallsChart, ResponseLengthChart, StepTimeChart } from './charts/runCharts';
 import { BackendBadge } from './panels/BackendBadge';
+import { ComparePanel } from './panels/ComparePanel';
 import { Controls } from './panels/Controls';
 import { ExperimentPanel } from './panels/ExperimentPanel';
 import { Notices } from './panels/Notices';
@@ -59,11 +61,14 @@ export function App() {
             <CodeCallsChart />
             <ResponseLengthChart />
             <CallsPerResponseChart />
+            <CodeUseSharesChart />
+            <CodeLinesChart />
             <LogLogChart />
             <CallsHistogram />
             <StepTimeChart />
           </section>
           <RolloutInspector limit={presenter ? 4 : 12} />
+          {!presenter && <ComparePanel />}
           {!presenter && <SweepPanel />}
           {!presenter && <PretrainPanel />}
         </div>

@@ -1,14 +1,16 @@
 /**
- * The runs this browser keeps (IndexedDB): pick one to show it and put its knobs back; export it
- * as JSON or CSV, export its checkpoint, import a checkpoint, delete it.
+ * The runs this browser keeps (IndexedDB): pick one to show it and put its knobs back; tick runs to
+ * compare them; export it as JSON or CSV, export its checkpoint, import a checkpoint, delete it.
  */
 import { useRef } from 'react';
 import { useLab, useLabState } from '../LabContext';
 import { downloadText } from '../persistence/download';
 import { exportFileName, runCsv, runExport } from '../persistence/runExport';
+import { toggleCompared } from '../state/labStore';
 
 export function RunList() {
-  const { controller } = useLab();
+  const { store, controller } = useLab();
+  const compared = useLabState((s) => s.comparedRunIds);
   const runOrder = useLabState((s) => s.runOrder);
   const runs = useLabState((s) => s.runs);
   const selectedId = useLabState((s) => s.selectedRunId);
@@ -45,6 +47,15 @@ export function RunList() {
           if (!run) return null;
           return (
             <li key={id} className={id === selectedId ? 'run-item run-selected' : 'run-item'} data-testid="run-item">
+              <input
+                type="checkbox"
+                className="run-compare"
+                data-testid="run-compare"
+                aria-label={`Compare ${run.name}`}
+                title="Tick two or more runs to compare them"
+                checked={compared.includes(id)}
+                onChange={() => toggleCompared(store, id)}
+              />
               <button type="button" className="run-select" onClick={() => controller.selectRun(id)} aria-pressed={id === selectedId}>
                 <span className="run-name">{run.name}</span>
                 <span className="run-meta">

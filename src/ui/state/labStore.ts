@@ -61,6 +61,8 @@ export interface LabState extends UrlState {
   baseModel: 'shipped' | 'pretrained';
   notices: Notice[];
   sweep: SweepState | null;
+  /** Runs ticked in the run list for the compare view, in the order they were ticked. */
+  comparedRunIds: string[];
 }
 
 export type LabStore = StoreApi<LabState>;
@@ -84,6 +86,7 @@ export function createLabStore(initial: UrlState): LabStore {
     baseModel: 'shipped',
     notices: [],
     sweep: null,
+    comparedRunIds: [],
   }));
 }
 
@@ -189,6 +192,18 @@ export function removeRun(store: LabStore, id: string): void {
       loadedRunId: s.loadedRunId === id ? null : s.loadedRunId,
     };
   });
+}
+
+/** Ticks or unticks a run for the compare view. */
+export function toggleCompared(store: LabStore, id: string): void {
+  store.setState((s) => ({
+    comparedRunIds: s.comparedRunIds.includes(id) ? s.comparedRunIds.filter((r) => r !== id) : [...s.comparedRunIds, id],
+  }));
+}
+
+/** The ticked runs that still exist, in the order they were ticked. */
+export function comparedRuns(state: LabState): LabRun[] {
+  return state.comparedRunIds.map((id) => state.runs[id]).filter((r): r is LabRun => r !== undefined);
 }
 
 export function selectedRun(state: LabState): LabRun | null {

@@ -1,0 +1,210 @@
+/**
+ * Runs in one view (ZeroTIR start vs ReTool cold start, PPO vs Reinforce++, Nmax against Nmax):
+ * tick two or more in the run list to see their curves overlaid, one colour per run, and the
+ * comparison table per run and per arm (runs that differ only in the seed), with the first step
+ * each run's code-call frequency reached the reference run's final one.
+ */
+import { useMemo, useState } from 'react';
+import type { ArmRow, EvalMatrix, RunComparison, RunRow } from '../../core/metrics/runComparison';
+import { FINAL_WINDOW } from '../../core/metrics/runComparison';
+import { useLabShallow } from '../LabContext';
+import { compareData, compareVersion, labComparison, labEvalMatrix, type CompareMetric } from '../charts/compareOverlay';
+import { lineSeries, SERIES_COLOURS, stepChartOptions, UPlotChart } from '../charts/UPlotChart';
+import { comparedRuns } from '../state/labStore';
+
+const METRICS: [CompareMetric, string][] = [
+  ['codeCallFrequency', 'code-call frequency'],
+  ['accuracy', 'batch accuracy'],
+  ['testAccuracy', 'held-out accuracy'],
+  ['responseLength', 'response length'],
+  ['callsPerResponse', 'calls per answer'],
+  ['codePassRate', 'last call ran'],
+  ['singleCallShare', 'correct with one call'],
+];
+const UNIT_METRICS = new Set<CompareMetric>(['codeCallFrequency', 'accuracy', 'testAccuracy', 'codePassRate', 'singleCallShare']);
+
+function fmt(x: number | null, digits = 2): string {
+  return x === null || !Number.isFinite(x) ? '–' : x.toFixed(digits);
+}
+
+function steps(x: number | null): string {
+  return x === null ? '–' : Number.isInteger(x) ? String(x) : x.toFixed(1);
+}
+
+export function ComparePanel() {
+  const runs = useLabShallow(comparedRuns);
+  const [referenceId, setReferenceId] = useState<string | null>(null);
+  const comparison = runs.length >= 2 ? labComparison(runs, referenceId) : null;
+  const matrix = runs.length >= 2 ? labEvalMatrix(runs) : null;
+
+  return (
+    <section className="panel compare" aria-labelledby="compare-title" data-testid="compare-panel">
+      <h2 id="compare-title">Compare runs</h2>
+      {comparison === null ? (
+        <p className="hint" data-testid="compare-hint">
+          Tick two or more runs in the run list to overlay their curves and compare them in a table.
+        </p>
+      ) : (
+        <>
+          <div className="compare-charts">
+            <CompareChart initial="codeCallFrequency" names={runs.map((r) => r.name)} testId="chart-compare-code" />
+            <CompareChart initial="accuracy" names={runs.map((r) => r.name)} testId="chart-compare-accuracy" />
+            <CompareChart initial="responseLength" names={runs.map((r) => r.name)} testId="chart-compare-length" />
+          </div>
+          <div className="field compare-reference">
+            <label htmlFor="compare-reference">Reference run</label>
+            <select
+              id="compare-reference"
+              data-testid="compare-reference"
+              value={runs.some((r) => r.id === referenceId) ? referenceId! : runs[0].id}
+              onChange={(e) => setReferenceId(e.target.value)}
+            >
+              {runs.map((r) => (
+                <option key={r.id} value={r.id}>
+                  {r.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <CompareTables comparison={comparison} matrix={matrix} />
+        </>
+      )}
+    </section>
+  );
+}
+
+/** One overlay chart with a metric picker; rebuilt when the runs or the metric change, fed as they step. */
+function CompareChart({ initial, names, testId }: { initial: CompareMetric; names: string[]; testId: string }) {
+  const [metric, setMetric] = useState<CompareMetric>(initial);
+  const nameKey = names.join('\n');
+  const chart = useMemo(
+    () => ({
+      options: stepChartOptions(
+        names.map((n, i) => lineSeries(n, SERIES_COLOURS[i % SERIES_COLOURS.length], metric === 'testAccuracy' ? { spanGaps: true, points: { show: true, size: 6 } } : { spanGaps: true })),
+        UNIT_METRICS.has(metric) ? { range: [0, 1] } : { range: 'fromZero' },
+      ),
+      data: compareData(metric),
+    }),
+    // Keyed by the names' text: a new array with the same names keeps the chart.
+    [nameKey, metric],
+  );
+  return (
+    <UPlotChart
+      testId={testId}
+      title={METRICS.find(([m]) => m === metric)?.[1] ?? metric}
+      options={chart.options}
+      data={chart.data}
+      version={compareVersion}
+      controls={
+        <select value={metric} onChange={(e) => setMetric(e.target.value as CompareMetric)} aria-label="Metric">
+          {METRICS.map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      }
+    />
+  );
+}
+
+const FIGURE_HEAD = ['steps', 'uses code (final)', 'reaches target at', 'test (final)', 'test (best)', 'acc first 10', 'acc last 10', 'ρ(step, acc)', 'one call', 'last call ran', 'length'];
+
+function figureCells(row: RunRow | ArmRow, reached: string) {
+  return [
+    steps(row.steps),
+    fmt(row.finalCodeCallFrequency),
+    reached,
+    fmt(row.finalTestAccuracy),
+    fmt(row.bestTestAccuracy),
+    fmt(row.accuracyFirst10),
+    fmt(row.accuracyLast10),
+    fmt(row.accuracyRho),
+    fmt(row.finalSingleCallShare),
+    fmt(row.finalCodePassRate),
+    fmt(row.finalResponseLength, 0),
+  ].map((cell, i) => <td key={i}>{cell}</td>);
+}
+
+function CompareTables({ comparison, matrix }: { comparison: RunComparison; matrix: EvalMatrix | null }) {
+  const { runs, arms, differences, target, reference } = comparison;
+  return (
+    <div className="compare-tables">
+      <p className="hint" data-testid="compare-summary">
+        {differences.length === 0
+          ? 'The runs differ only in the seed. '
+          : `Compared: ${differences.map((d) => `${d.field} ${[...new Set(d.values)].join(' vs ')}`).join('; ')}. `}
+        Target: {fmt(target)}, the final code-call frequency of {reference}. Final = mean of the last {FINAL_WINDOW} steps.
+      </p>
+      <table data-testid="compare-table">
+        <caption>Per run</caption>
+        <thead>
+          <tr>
+            <th>run</th>
+            <th>arm</th>
+            {FIGURE_HEAD.map((h) => (
+              <th key={h}>{h}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((row, i) => (
+            <tr key={i} data-testid="compare-row">
+              <th>{row.name}</th>
+              <td>{arms[row.arm].label}</td>
+              {figureCells(row, steps(row.reachesTargetAt))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <table data-testid="compare-arms">
+        <caption>Per arm (means over seeds)</caption>
+        <thead>
+          <tr>
+            <th>arm</th>
+            <th>n</th>
+            {FIGURE_HEAD.map((h) => (
+              <th key={h}>{h}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {arms.map((arm, i) => (
+            <tr key={i} data-testid="compare-arm-row">
+              <th>{arm.label}</th>
+              <td>{arm.n}</td>
+              {figureCells(arm, `${steps(arm.reachesTargetAt)} (${arm.reachedTarget}/${arm.n})`)}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {matrix && (
+        <table className="matrix" data-testid="compare-matrix">
+          <caption>Held-out accuracy: train Nmax (rows) × eval Nmax (columns)</caption>
+          <thead>
+            <tr>
+              <th>run</th>
+              <th>train Nmax</th>
+              {matrix.evalNmax.map((n) => (
+                <th key={n}>{n}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {matrix.rows.map((row, i) => (
+              <tr key={i}>
+                <th>{row.label}</th>
+                <td>{row.trainNmax ?? '–'}</td>
+                {row.passAtOne.map((p, j) => (
+                  <td key={j} className={matrix.evalNmax[j] === row.trainNmax ? 'diagonal' : undefined}>
+                    {fmt(p)}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}

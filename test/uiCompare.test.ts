@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { compareData, compareVersion, labComparison, labEvalMatrix } from '../src/ui/charts/compareOverlay';
+import { makeRun } from '../src/ui/state/labRun';
+import { comparedRuns, createLabStore, putRun, toggleCompared } from '../src/ui/state/labStore';
+import { LAB_PRESETS } from '../src/ui/state/presets';
+import { defaultUrlState } from '../src/ui/state/urlState';
+import { metricsAt } from './uiFixtures';
+
+const quick = LAB_PRESETS.quick.config;
+
+function labRun(id: string, nmax: number, codeCallFrequency: number[]) {
+  return makeRun({
+    id,
+    name: `Nmax ${nmax}`,
+    preset: 'quick',
+    config: { ...quick, nmax },
+    createdAt: 1,
+    history: [metricsAt(0), ...codeCallFrequency.map((f, i) => metricsAt(i + 1, { codeCallFrequency: f, accuracy: f / 2 }))],
+  });
+}
+
+describe('the compare view', () => {
+  it('ticked runs, in tick order, overlaid on one step column; unticking and deleted runs drop out', () => {
+    const store = createLabStore(defaultUrlState());
+    putRun(store, labRun('a', 2, [0.2, 0.6]));
+    putRun(store, labRun('b', 0, [0, 0, 0]));
+    toggleCompared(store, 'b');
+    toggleCompared(store, 'a');
+    toggleCompared(store, 'ghost');
+    expect(comparedRuns(store.getState()).map((r) => r.id)).toEqual(['b', 'a']);
+    expect(compareData('codeCallFrequency')(store.getState())).toEqual([
+      [0, 1, 2, 3],
+      [null, 0, 0, 0],
+      [null, 0.2, 0.6, null],
+    ]);
+    expect(compareVersion(store.getState())).toBe('b:0,a:0');
+    toggleCompared(store, 'b');
+    expect(comparedRuns(store.getState()).map((r) => r.id)).toEqual(['a']);
+  });
+
+  it("the table's target is the picked reference's final code-call frequency", () => {
+    const runs = [labRun('a', 2, [0.2, 0.6]), labRun('b', 0, [0, 0.1, 0.1])];
+    const byFirst = labComparison(runs, null);
+    expect(byFirst.reference).toBe('Nmax 2');
+    expect(byFirst.target).toBeCloseTo(0.4, 12);
+    expect(byFirst.runs.map((r) => r.reachesTargetAt)).toEqual([2, null]);
+    expect(byFirst.differences).toEqual([{ field: 'nmax', values: ['2', '0'] }]);
+    const bySecond = labComparison(runs, 'b');
+    expect(bySecond.target).toBeCloseTo(0.2 / 3, 12);
+    expect(bySecond.runs.map((r) => r.reachesTargetAt)).toEqual([1, 2]);
+  });
+
+  it('the matrix holds the evaluated runs only, by train Nmax', () => {
+    const a = { ...labRun('a', 2, [0.5]), evaluation: { 0: 0.25, 2: 0.5 } };
+    const b = { ...labRun('b', 0, [0]), evaluation: { 0: 0.375 } };
+    expect(labEvalMatrix([a, labRun('c', 1, [0])])?.rows.map((r) => r.label)).toEqual(['Nmax 2']);
+    expect(labEvalMatrix([labRun('c', 1, [0])])).toBeNull();
+    expect(labEvalMatrix([a, b])).toEqual({
+      evalNmax: [0, 2],
+      rows: [
+        { label: 'Nmax 0', trainNmax: 0, passAtOne: [0.375, null] },
+        { label: 'Nmax 2', trainNmax: 2, passAtOne: [0.25, 0.5] },
+      ],
+    });
+  });
+});
