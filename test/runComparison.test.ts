@@ -138,8 +138,12 @@ describe('arms and the fields that differ', () => {
     const { differences, arms } = compareRuns(runs);
     // Fields unknown in the last two arms show as '?', and do not count as a difference by themselves.
     expect(differences).toEqual([{ field: 'algorithm', values: ['ppo', 'reinforce++', '?', '?'] }]);
-    expect(arms.map((a) => a.label)).toEqual(['algorithm ppo', 'algorithm reinforce++', 'algorithm ?', 'algorithm ?']);
+    expect(arms.map((a) => a.label)).toEqual(['algorithm ppo', 'algorithm reinforce++', 'config unknown (unknown-a)', 'config unknown (unknown-b)']);
     expect(arms[0].runs).toEqual(['ppo-s1', 'ppo-s2']);
+    // Nothing known tells a known arm from an unknown one: the known arm is named for its first run.
+    const withUnknown = compareRuns([runs[0], runs[3]]);
+    expect(withUnknown.differences).toEqual([]);
+    expect(withUnknown.arms.map((a) => a.label)).toEqual(['ppo-s1', 'config unknown (unknown-a)']);
   });
 
   it('object fields compare by value whatever their key order, and show as their values', () => {

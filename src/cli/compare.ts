@@ -239,10 +239,17 @@ export function markdownReport(comparison: RunComparison, matrix: EvalMatrix | n
 
 function runTables({ target, reference, differences, runs, arms }: RunComparison): string {
   const targetText = target === null ? 'none' : `${target.toFixed(3)}${reference ? ` (the final code-call frequency of ${reference})` : ' (given)'}`;
-  const compared =
-    differences.length === 0
-      ? 'The runs differ only in the seed.'
-      : `Arms differ in: ${differences.map((d) => `${d.field}: ${[...new Set(d.values)].join(' vs ')}`).join('; ')}.`;
+  const unknown = arms.filter((a) => a.label.startsWith('config unknown')).length;
+  const compared = [
+    differences.length > 0
+      ? `Arms differ in: ${differences.map((d) => `${d.field}: ${[...new Set(d.values)].join(' vs ')}`).join('; ')}.`
+      : arms.length === 1
+        ? 'The runs differ only in the seed.'
+        : 'The known configs do not differ.',
+    unknown > 0 ? `${unknown} run(s) without a known config (no summary.json or checkpoint yet: still training?), each an arm of its own.` : '',
+  ]
+    .filter((s) => s !== '')
+    .join(' ');
   return [
     '## Runs',
     '',

@@ -97,7 +97,7 @@ export function compareRuns(runs: ComparedRun[], options: ComparisonOptions = {}
     arm: armOf[i],
     ...runFigures(run.metrics, target),
   }));
-  const arms = members.map((_, a) => armRow(rows.filter((r) => r.arm === a), armLabel(differences, a)));
+  const arms = members.map((m, a) => armRow(rows.filter((r) => r.arm === a), armLabel(differences, a, m[0], members.length)));
   return { reference: reference?.name ?? null, target, differences, runs: rows, arms };
 }
 
@@ -166,8 +166,11 @@ export function configDifferences(representatives: ComparedRun[]): ConfigDiffere
   return differences;
 }
 
-function armLabel(differences: ConfigDifference[], arm: number): string {
-  return differences.length === 0 ? 'same config' : differences.map((d) => `${d.field} ${d.values[arm]}`).join(', ');
+/** The arm's values of the differing fields; its first run's name when nothing known tells the arms apart. */
+function armLabel(differences: ConfigDifference[], arm: number, representative: ComparedRun, armCount: number): string {
+  if (Object.keys(representative.config).length === 0) return `config unknown (${representative.name})`;
+  if (differences.length > 0) return differences.map((d) => `${d.field} ${d.values[arm]}`).join(', ');
+  return armCount === 1 ? 'same config' : representative.name;
 }
 
 const FIGURES: FigureName[] = [
