@@ -18,7 +18,9 @@ describe('run export', () => {
     const exported = JSON.parse(
       JSON.stringify(runExport({ name: 'quick run', preset: 'quick', config, history, samples, evaluation: { 0: 0.25, 2: 0.5 } })),
     );
-    expect(Object.keys(exported).sort()).toEqual(['config', 'evaluation', 'format', 'metrics', 'name', 'preset', 'samples', 'seed', 'summary']);
+    expect(Object.keys(exported).sort()).toEqual(['config', 'evaluation', 'format', 'metrics', 'name', 'passAtOne', 'preset', 'samples', 'seed', 'startFrom', 'summary']);
+    expect(exported.startFrom).toBe('base');
+    expect(exported.passAtOne).toBeNull();
     expect(exported.format).toBe('tir-lab-run');
     expect(exported.seed).toBe(42);
     expect(exported.config).toEqual(config);

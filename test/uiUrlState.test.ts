@@ -21,6 +21,7 @@ describe('URL state', () => {
       backend: 'wasm',
       presenter: true,
       sweepNmax: [0, 2, 8],
+      startFrom: 'coldstart',
     };
     const hash = serialiseLabHash(state);
     const parsed = parseLabUrl('', `#${hash}`);

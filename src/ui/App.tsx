@@ -10,6 +10,7 @@ import { AccuracyChart, CallsPerResponseChart, CodeCallsChart, ResponseLengthCha
 import { BackendBadge } from './panels/BackendBadge';
 import { ComparePanel } from './panels/ComparePanel';
 import { Controls } from './panels/Controls';
+import { EvaluationPanel } from './panels/EvaluationPanel';
 import { ExperimentPanel } from './panels/ExperimentPanel';
 import { Notices } from './panels/Notices';
 import { PretrainPanel } from './panels/PretrainPanel';
@@ -69,6 +70,7 @@ export function App() {
           </section>
           <RolloutInspector limit={presenter ? 4 : 12} />
           {!presenter && <ComparePanel />}
+          {!presenter && <EvaluationPanel />}
           {!presenter && <SweepPanel />}
           {!presenter && <PretrainPanel />}
         </div>

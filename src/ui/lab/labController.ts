@@ -4,7 +4,9 @@
  * through the TrainerWorkerApi, and the worker's LabEvents come back into the store (reduceLabEvent)
  * and into IndexedDB as they arrive. No knob reaches the worker unless configErrors passes it.
  */
+import { fetchCheckpoint } from '../../browser/checkpointFetch';
 import { configErrors, type ExperimentConfig } from '../../core/experiment';
+import type { PassAtOneSettings } from '../../lab/evaluationRequest';
 import type { CheckpointBlob, LabEvent, TrainerWorkerApi } from '../../lab/protocol';
 import { decodeCheckpointFiles, encodeCheckpointFile, metaStep, type ImportFile } from '../persistence/checkpointFile';
 import type { RunDatabase } from '../persistence/runDatabase';
@@ -12,8 +14,11 @@ import { makeRun, newRunId, type LabRun } from '../state/labRun';
 import { notify, patchRun, putRun, reduceLabEvent, removeRun, type LabState, type LabStore } from '../state/labStore';
 import { LAB_PRESETS } from '../state/presets';
 import { truncateColumns } from '../state/runColumns';
+import { startFormatError, type StartFrom } from '../state/startFrom';
 import { copyConfig } from '../state/urlState';
+import { cancelEvaluation, evaluateSource, type EvaluationHost, type EvaluationSource } from './evaluationJob';
 import { latestSweep, queueSweep, runSweep, type SweepHost } from './nmaxSweep';
+import { StartModels } from './startModels';
 import { restoreRuns, storedRun } from './storedRuns';
 import type { ConnectTrainer, TrainerConnection } from './trainerConnection';
 
@@ -27,8 +32,11 @@ export interface LabControllerOptions {
   connect: ConnectTrainer;
   /** null when IndexedDB is unavailable: the lab works, runs just do not last. */
   db: RunDatabase | null;
+  /** The shipped base model's folder; the other start models sit beside it (startFrom.ts). */
   baseModelUrl: string;
   now?: () => number;
+  /** How a start model is fetched; default: the two files from the app's origin. */
+  fetchModel?: (url: string) => Promise<CheckpointBlob>;
 }
 
 export class LabController {
@@ -45,6 +53,8 @@ export class LabController {
   private persistenceFailed = false;
   private readonly writes = new Set<Promise<void>>();
   private readonly sweepHost: SweepHost;
+  private readonly evaluationHost: EvaluationHost;
+  private readonly startModels: StartModels;
 
   constructor(options: LabControllerOptions) {
     this.store = options.store;
@@ -52,6 +62,7 @@ export class LabController {
     this.db = options.db;
     this.baseModelUrl = options.baseModelUrl;
     this.now = options.now ?? (() => Date.now());
+    this.startModels = new StartModels(this.baseModelUrl, options.fetchModel ?? ((url) => fetchCheckpoint(url)));
     this.sweepHost = {
       store: this.store,
       now: this.now,
@@ -60,6 +71,17 @@ export class LabController {
       addRun: (run) => this.addRun(run),
       train: () => this.train(),
       evaluateRun: (runId) => this.evaluateRun(runId),
+    };
+    this.evaluationHost = {
+      store: this.store,
+      now: this.now,
+      runCheckpoint: async (api, runId) =>
+        this.state.loadedRunId === runId ? this.saveLoadedCheckpoint(api, runId) : ((await this.db?.checkpoint(runId)) ?? null),
+      startModel: (start) => this.startModels.get(start),
+      persistRun: (runId) => {
+        const run = this.state.runs[runId];
+        if (run) this.persist((db) => db.putRun(storedRun(run)));
+      },
     };
   }
 
@@ -165,7 +187,7 @@ export class LabController {
     if (!config) return;
     await this.command('Resetting', async (api) => {
       await this.stopRunning();
-      this.clearRun(run.id, config);
+      this.clearRun(run.id, config, this.state.startFrom);
       await this.startInWorker(api, run.id, config, null);
     });
   }
@@ -190,6 +212,7 @@ export class LabController {
         samples: saved ? source.samples.filter((s) => s.step <= step) : [],
         status: 'paused',
         checkpointStep: saved ? step : null,
+        startFrom: saved ? source.startFrom : this.state.startFrom,
       });
       this.addRun(fork);
       for (const metrics of fork.history) this.persist((db) => db.putStep(fork.id, metrics));
@@ -203,7 +226,12 @@ export class LabController {
   selectRun(id: string): void {
     const run = this.state.runs[id];
     if (!run) return;
-    this.store.setState({ selectedRunId: id, config: copyConfig(run.config), preset: run.preset in LAB_PRESETS ? run.preset : this.state.preset });
+    this.store.setState({
+      selectedRunId: id,
+      config: copyConfig(run.config),
+      preset: run.preset in LAB_PRESETS ? run.preset : this.state.preset,
+      startFrom: run.startFrom,
+    });
   }
 
   /** Starts a fresh run from the knobs at the next Train or Step. */
@@ -262,6 +290,22 @@ export class LabController {
       const updated = this.state.runs[runId];
       if (updated) this.persist((db) => db.putRun(storedRun(updated)));
     });
+  }
+
+  // ---- pass@1 evaluation -------------------------------------------------------------------
+
+  /** ReTool's pass@1 of a run's checkpoint or a start model on the held-out set (evaluationJob.ts); not while training. */
+  async evaluatePassAtOne(source: EvaluationSource, settings: PassAtOneSettings): Promise<void> {
+    if (this.running) {
+      notify(this.store, 'error', 'pause training before evaluating');
+      return;
+    }
+    await this.command('Evaluating pass@1…', (api) => evaluateSource(this.evaluationHost, api, source, settings));
+  }
+
+  async cancelEvaluation(): Promise<void> {
+    const api = this.api;
+    if (api) await this.guard(cancelEvaluation(this.store, api));
   }
 
   // ---- Pretraining --------------------------------------------------------------------------
@@ -336,7 +380,8 @@ export class LabController {
   /** The knobs if configErrors passes them, else null and a notice (the fields show the messages). */
   private validKnobs(): ExperimentConfig | null {
     const config = this.state.config;
-    const errors = Object.values(configErrors(config));
+    const startError = startFormatError(this.state.startFrom, config.format);
+    const errors = [...Object.values(configErrors(config)), ...(startError ? [startError] : [])];
     if (errors.length > 0) {
       notify(this.store, 'error', `fix the marked fields first: ${errors.join('; ')}`);
       return null;
@@ -377,6 +422,7 @@ export class LabController {
         preset: this.state.preset,
         config,
         createdAt: this.now(),
+        startFrom: this.state.startFrom,
       });
       this.addRun(target);
     }
@@ -421,16 +467,18 @@ export class LabController {
     await this.startInWorker(api, run.id, run.config, null);
   }
 
-  /** startRun, from a checkpoint or from the base model (the one pretrained here when chosen). */
+  /** startRun, from a checkpoint, the run's start model (the cold start), or the base model (the one pretrained here when chosen). */
   private async startInWorker(
     api: TrainerWorkerApi,
     runId: string,
     config: ExperimentConfig,
     from: { step: number; blob: CheckpointBlob } | null,
   ): Promise<void> {
+    const start = this.state.runs[runId]?.startFrom ?? 'base';
     const pretrained = this.state.baseModel === 'pretrained' ? this.state.pretrainedBase : null;
     this.store.setState({ loadedRunId: null });
     if (from) await api.startRun(runId, config, { checkpoint: from.blob, step: from.step });
+    else if (start !== 'base') await api.startRun(runId, config, { checkpoint: await this.startModels.get(start), step: 0 });
     else if (pretrained) await api.startRun(runId, config, { checkpoint: pretrained.checkpoint, step: 0 });
     else await api.startRun(runId, config);
     this.store.setState({ loadedRunId: runId, selectedRunId: runId });
@@ -462,10 +510,10 @@ export class LabController {
     }
   }
 
-  private clearRun(runId: string, config: ExperimentConfig): void {
+  private clearRun(runId: string, config: ExperimentConfig, startFrom?: StartFrom): void {
     const run = this.state.runs[runId];
     if (!run) return;
-    const cleared = makeRun({ ...run, config, status: 'idle', checkpointStep: null, history: [], samples: [] });
+    const cleared = makeRun({ ...run, config, status: 'idle', checkpointStep: null, history: [], samples: [], startFrom: startFrom ?? run.startFrom });
     putRun(this.store, { ...cleared, revision: run.revision + 1, evaluation: null });
     this.persist((db) => db.deleteSteps(runId, 0));
     this.persist((db) => db.putSamples(runId, []));

@@ -17,6 +17,8 @@ export function storedRun(run: LabRun): StoredRun {
     checkpointStep: run.checkpointStep,
     sweepId: run.sweepId,
     evaluation: run.evaluation,
+    startFrom: run.startFrom,
+    passAtOne: run.passAtOne,
   };
 }
 
@@ -32,7 +34,7 @@ export async function restoreRuns(db: RunDatabase): Promise<LabRun[]> {
         samples,
         status: record.status === 'training' ? 'paused' : record.status,
       });
-      return { ...run, step: history.length > 0 ? run.step : record.step, evaluation: record.evaluation };
+      return { ...run, step: history.length > 0 ? run.step : record.step, evaluation: record.evaluation, passAtOne: record.passAtOne ?? null };
     }),
   );
 }

@@ -1,6 +1,7 @@
 /**
- * The experiment: a preset, then every knob. Invalid values are shown at their field with
- * configErrors' message; the controller refuses to send them.
+ * The experiment: a preset, the start model, then every knob. Invalid values are shown at their
+ * field with configErrors' message (and a format that does not fit the start model, with why);
+ * the controller refuses to send them.
  */
 import { useMemo } from 'react';
 import { configErrors, type ExperimentConfig } from '../../core/experiment';
@@ -8,6 +9,7 @@ import { useLab, useLabState } from '../LabContext';
 import { KNOBS, TIER_KEYS, type Knob } from '../state/knobs';
 import { choosePreset, selectedRun, setKnob, type LabStore } from '../state/labStore';
 import { LAB_PRESETS } from '../state/presets';
+import { chooseStart, FORMAT_LABELS, START_FROM_CHOICES, START_MODELS, startFormatError, type StartFrom } from '../state/startFrom';
 import { NumberField } from './NumberField';
 
 export function ExperimentPanel() {
@@ -18,8 +20,14 @@ export function ExperimentPanel() {
   const pretrained = useLabState((s) => s.pretrainedBase);
   const runConfig = useLabState((s) => selectedRun(s)?.config ?? null);
   const runStatus = useLabState((s) => selectedRun(s)?.status ?? null);
-  const errors = useMemo(() => configErrors(config), [config]);
-  const differs = runConfig !== null && runStatus !== 'finished' && JSON.stringify(runConfig) !== JSON.stringify(config);
+  const startFrom = useLabState((s) => s.startFrom);
+  const runStart = useLabState((s) => selectedRun(s)?.startFrom ?? null);
+  const startError = startFormatError(startFrom, config.format);
+  const errors = useMemo(() => {
+    const found = configErrors(config);
+    return startError && !found.format ? { ...found, format: startError } : found;
+  }, [config, startError]);
+  const differs = runConfig !== null && runStatus !== 'finished' && (JSON.stringify(runConfig) !== JSON.stringify(config) || runStart !== startFrom);
 
   return (
     <section className="panel experiment" aria-labelledby="experiment-title">
@@ -38,12 +46,34 @@ export function ExperimentPanel() {
         {KNOBS.filter((k) => k.main).map((knob) => (
           <KnobField key={knob.key} knob={knob} config={config} error={errors[knob.key]} store={store} />
         ))}
+        <div className={`field start-from${startError ? ' field-invalid' : ''}`}>
+          <label htmlFor="start-from" title="Where RL starts: the base model (ZeroTIR), or the base fine-tuned on code-augmented traces first (ReTool's cold start).">
+            Start from
+          </label>
+          <select id="start-from" data-testid="start-from-select" value={startFrom} onChange={(e) => chooseStart(store, e.target.value as StartFrom)}>
+            {START_FROM_CHOICES.map((start) => (
+              <option key={start} value={start}>
+                {START_MODELS[start].label}
+              </option>
+            ))}
+          </select>
+          {startError ? (
+            <span className="field-error" role="alert" data-testid="start-from-error">
+              {startError}
+            </span>
+          ) : (
+            <span className="field-note" data-testid="start-from-note">
+              {sentence(START_MODELS[startFrom].why)}, so the tool format is {FORMAT_LABELS[config.format]}.
+            </span>
+          )}
+        </div>
         <div className="field">
           <label htmlFor="base-model">Base model</label>
           <select
             id="base-model"
             value={baseModel}
             data-testid="base-model-select"
+            disabled={startFrom !== 'base'}
             onChange={(e) => store.setState({ baseModel: e.target.value as 'shipped' | 'pretrained' })}
           >
             <option value="shipped">shipped base model</option>
@@ -119,4 +149,8 @@ function KnobField({ knob, config, error, store }: { knob: Knob; config: Experim
       onChange={(v) => setKnob(store, knob.key, v)}
     />
   );
+}
+
+function sentence(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -8,6 +8,8 @@ import type { ExperimentConfig } from '../../core/experiment';
 import type { StepMetrics } from '../../core/metrics/stepMetrics';
 import type { RolloutSample } from '../../core/rl/rolloutSample';
 import type { CheckpointBlob, RunStatus } from '../../lab/protocol';
+import type { PassAtOneResult } from '../state/labRun';
+import type { StartFrom } from '../state/startFrom';
 
 /** A run's record without its metrics and samples (those are stored apart). */
 export interface StoredRun {
@@ -21,6 +23,9 @@ export interface StoredRun {
   checkpointStep: number | null;
   sweepId: string | null;
   evaluation: Record<number, number> | null;
+  /** Absent in records written before these existed. */
+  startFrom?: StartFrom;
+  passAtOne?: PassAtOneResult | null;
 }
 
 export interface StoredCheckpoint {

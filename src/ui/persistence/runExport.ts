@@ -1,12 +1,15 @@
 /**
- * A run as files: JSON with its config, seed, per-step metrics (the same StepMetrics objects as the
- * CLI's metrics.jsonl), samples and summary (summariseRun, as in summary.json); and CSV with one
- * row per step, the scalar metrics as columns, then the step-time split.
+ * A run as files: JSON with its config, seed, the model it started from, per-step metrics (the
+ * same StepMetrics objects as the CLI's metrics.jsonl), samples, summary (summariseRun, as in
+ * summary.json) and its latest pass@1 evaluation (`npm run eval`'s report); and CSV with one row
+ * per step, the scalar metrics as columns, then the step-time split.
  */
 import type { ExperimentConfig } from '../../core/experiment';
 import { summariseRun, type RunSummary } from '../../core/metrics/runSummary';
 import { SCALAR_METRICS, type StepMetrics } from '../../core/metrics/stepMetrics';
 import type { RolloutSample } from '../../core/rl/rolloutSample';
+import type { PassAtOneResult } from '../state/labRun';
+import { startForFormat, type StartFrom } from '../state/startFrom';
 
 export const RUN_EXPORT_FORMAT = 'tir-lab-run';
 
@@ -21,6 +24,8 @@ export interface RunExport {
   summary: RunSummary;
   /** Held-out accuracy at each inference Nmax, when the run was evaluated. */
   evaluation: Record<number, number> | null;
+  startFrom: StartFrom;
+  passAtOne: PassAtOneResult | null;
 }
 
 export interface ExportableRun {
@@ -30,6 +35,9 @@ export interface ExportableRun {
   history: StepMetrics[];
   samples: RolloutSample[];
   evaluation: Record<number, number> | null;
+  /** Default: the start the config's format implies. */
+  startFrom?: StartFrom;
+  passAtOne?: PassAtOneResult | null;
 }
 
 export function runExport(run: ExportableRun): RunExport {
@@ -43,6 +51,8 @@ export function runExport(run: ExportableRun): RunExport {
     samples: run.samples,
     summary: summariseRun(run.history),
     evaluation: run.evaluation,
+    startFrom: run.startFrom ?? startForFormat(run.config.format),
+    passAtOne: run.passAtOne ?? null,
   };
 }
 

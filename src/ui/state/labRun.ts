@@ -5,8 +5,17 @@
 import type { ExperimentConfig } from '../../core/experiment';
 import type { StepMetrics } from '../../core/metrics/stepMetrics';
 import type { RolloutSample } from '../../core/rl/rolloutSample';
+import type { EvalReport } from '../../lab/evaluationRequest';
 import type { RunStatus } from '../../lab/protocol';
 import { columnsFromHistory, type MetricColumns } from './runColumns';
+import { startForFormat, type StartFrom } from './startFrom';
+
+/** A pass@1 evaluation (the evaluation panel) of a model at a step. */
+export interface PassAtOneResult {
+  step: number;
+  report: EvalReport;
+  evaluatedAt: number;
+}
 
 /** Samples kept per run for the inspector (newest first). */
 export const SAMPLES_KEPT = 48;
@@ -30,6 +39,10 @@ export interface LabRun {
   evaluation: Record<number, number> | null;
   /** The sweep that queued this run, if any. */
   sweepId: string | null;
+  /** The model its step 0 was. */
+  startFrom: StartFrom;
+  /** The latest pass@1 evaluation of its checkpoint, if any. */
+  passAtOne: PassAtOneResult | null;
   /** Bumped whenever history, columns or samples change: they grow in place. */
   revision: number;
 }
@@ -45,6 +58,8 @@ export interface NewRunFields {
   samples?: RolloutSample[];
   status?: RunStatus;
   checkpointStep?: number | null;
+  /** Default: the start the config's format implies (the two must match). */
+  startFrom?: StartFrom;
 }
 
 export function makeRun(fields: NewRunFields): LabRun {
@@ -63,6 +78,8 @@ export function makeRun(fields: NewRunFields): LabRun {
     checkpointStep: fields.checkpointStep ?? null,
     evaluation: null,
     sweepId: fields.sweepId ?? null,
+    startFrom: fields.startFrom ?? startForFormat(fields.config.format),
+    passAtOne: null,
     revision: 0,
   };
 }

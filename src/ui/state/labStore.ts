@@ -7,9 +7,10 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ExperimentConfig } from '../../core/experiment';
 import type { BackendInfo, CheckpointBlob, LabEvent } from '../../lab/protocol';
-import { SAMPLES_KEPT, type LabRun } from './labRun';
+import { SAMPLES_KEPT, type LabRun, type PassAtOneResult } from './labRun';
 import { LAB_PRESETS } from './presets';
 import { appendMetrics, truncateColumns } from './runColumns';
+import { START_MODELS, type StartFrom } from './startFrom';
 import { copyConfig, type UrlState } from './urlState';
 
 export type ProgressTask = 'pretrain' | 'evaluate' | 'sweep';
@@ -35,6 +36,13 @@ export interface SweepState {
   position: number;
   running: boolean;
   startedAt: number;
+}
+
+/** The evaluation panel's job and its results for the start models (a run keeps its own). */
+export interface PassAtOneState {
+  /** The model being evaluated (an evaluation source key), while one is. */
+  running: { source: string; cancelling: boolean } | null;
+  startModels: Partial<Record<StartFrom, PassAtOneResult>>;
 }
 
 export interface PretrainedBase {
@@ -63,6 +71,7 @@ export interface LabState extends UrlState {
   sweep: SweepState | null;
   /** Runs ticked in the run list for the compare view, in the order they were ticked. */
   comparedRunIds: string[];
+  passAtOne: PassAtOneState;
 }
 
 export type LabStore = StoreApi<LabState>;
@@ -87,6 +96,7 @@ export function createLabStore(initial: UrlState): LabStore {
     notices: [],
     sweep: null,
     comparedRunIds: [],
+    passAtOne: { running: null, startModels: {} },
   }));
 }
 
@@ -163,7 +173,8 @@ export function choosePreset(store: LabStore, name: string): void {
   if (!preset) return;
   store.setState((s) => ({
     preset: name,
-    config: copyConfig(preset.config),
+    // The format stays the one the start model writes (startFrom.ts).
+    config: { ...copyConfig(preset.config), format: START_MODELS[s.startFrom].format },
     sweepNmax: preset.sweepNmax ? [...preset.sweepNmax] : s.sweepNmax,
   }));
 }

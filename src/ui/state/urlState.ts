@@ -2,11 +2,13 @@
  * The lab's shareable state and its URL form, in one place (TensorFlow Playground's state.ts): one
  * list of properties, each with a name and a kind, serialised to and from the URL hash, so a link
  * reproduces a run, seed included. Query parameters (`?preset=quick&seed=3&nmax=0&backend=wasm
- * &autostart=1&presenter=1`) are read once at load; the hash wins where both name a property.
+ * &autostart=1&presenter=1&start=coldstart`) are read once at load; the hash wins where both name a
+ * property. `start=coldstart` without a `format` sets the format the cold-start model writes.
  */
 import { NUMERIC_BOUNDS, type ExperimentConfig } from '../../core/experiment';
 import type { BackendChoice } from '../../lab/protocol';
 import { DEFAULT_LAB_PRESET, DEFAULT_SWEEP_NMAX, LAB_PRESETS } from './presets';
+import { isStartFrom, START_MODELS, type StartFrom } from './startFrom';
 
 export interface UrlState {
   preset: string;
@@ -14,6 +16,8 @@ export interface UrlState {
   backend: BackendChoice;
   presenter: boolean;
   sweepNmax: number[];
+  /** The model RL starts from (startFrom.ts). */
+  startFrom: StartFrom;
 }
 
 export interface ParsedUrl {
@@ -57,6 +61,7 @@ export function defaultUrlState(): UrlState {
     backend: 'auto',
     presenter: false,
     sweepNmax: [...(preset.sweepNmax ?? DEFAULT_SWEEP_NMAX)],
+    startFrom: 'base',
   };
 }
 
@@ -72,6 +77,7 @@ export function serialiseLabHash(state: UrlState): string {
   if (state.backend !== 'auto') params.set('backend', state.backend);
   if (state.presenter) params.set('presenter', '1');
   params.set('sweep', state.sweepNmax.join(','));
+  if (state.startFrom !== 'base') params.set('start', state.startFrom);
   return params.toString().replace(/%2C/g, ',');
 }
 
@@ -112,6 +118,14 @@ export function parseLabUrl(search: string, hash: string): ParsedUrl {
     if (values !== null && values.length > 0 && values.every((v) => Number.isInteger(v) && v >= 0 && v <= NUMERIC_BOUNDS.nmax[1])) {
       state.sweepNmax = values;
     } else problems.push(`sweep=${sweep} is not a list of Nmax values (whole numbers 0-${NUMERIC_BOUNDS.nmax[1]})`);
+  }
+  const start = read('start');
+  if (start !== null) {
+    if (!isStartFrom(start)) problems.push(`unknown start '${start}' (kept base)`);
+    else {
+      state.startFrom = start;
+      if (read('format') === null) state.config.format = START_MODELS[start].format;
+    }
   }
   return { state, autostart: isTrue(query.get('autostart') ?? ''), problems };
 }
