@@ -7,31 +7,14 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { benchSandbox, type SandboxBenchOptions } from '../core/sandbox/benchmark';
 import { nodeInterpreterFactory } from '../node/sandbox/nodeInterpreter';
+import { parseSandboxBenchFlags, sandboxBenchUsage } from './sandboxBenchFlags';
 
-type CountOption = Exclude<keyof SandboxBenchOptions, 'poolSizes'>;
-const FLAGS: Record<string, CountOption> = {
-  '--cold-starts': 'coldStarts',
-  '--standby-restarts': 'standbyRestarts',
-  '--warm-calls': 'warmCalls',
-  '--throughput-calls': 'throughputCalls',
-};
-const USAGE = `usage: npm run --silent bench:sandbox [-- ${Object.keys(FLAGS).map((flag) => `[${flag} N]`).join(' ')}]`;
-
-function parseArgs(argv: string[]): Partial<SandboxBenchOptions> {
-  const options: Partial<Record<CountOption, number>> = {};
-  for (let i = 0; i < argv.length; i += 2) {
-    const key = FLAGS[argv[i]!];
-    const value = Number(argv[i + 1]);
-    if (!key || !Number.isInteger(value) || value < 1) throw new Error(`bad argument ${argv[i]}`);
-    options[key] = value;
-  }
-  return options;
-}
+const USAGE = sandboxBenchUsage('bench:sandbox');
 
 async function main(): Promise<number> {
   let options: Partial<SandboxBenchOptions>;
   try {
-    options = parseArgs(process.argv.slice(2));
+    options = parseSandboxBenchFlags(process.argv.slice(2));
   } catch (error) {
     console.error(`bench:sandbox: ${(error as Error).message}\n${USAGE}`);
     return 2;
