@@ -7,6 +7,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { BackendChoice, BackendInfo, BackendName } from '../../lab/protocol';
 import { LAB_PROBE, timeProbeWorkload, type ProbeSettings } from './probeWorkload';
+import { wasmBuildNote } from './wasmBuildNote';
 import { queryWebGPUAdapter, type AdapterFacts } from './webgpuAdapter';
 
 export interface ChooseBackendOptions {
@@ -35,7 +36,7 @@ export async function chooseBackend(choice: BackendChoice, options: ChooseBacken
     } catch (error) {
       throw new Error(`the ${choice} backend could not start: ${(error as Error).message}`);
     }
-    return { name: choice, adapter, probeMs: {}, reason: `${choice} chosen by override (not probed)${adapterNote(choice, adapter)}` };
+    return { name: choice, adapter, probeMs: {}, reason: `${choice} chosen by override (not probed)${adapterNote(choice, adapter)}${wasmNote([choice])}` };
   }
 
   const probeMs: Partial<Record<BackendName, number | null>> = {};
@@ -66,7 +67,7 @@ export async function chooseBackend(choice: BackendChoice, options: ChooseBacken
   const figures = candidates.map((name) => `${name} ${probeMs[name] === null ? 'failed' : `${probeMs[name]} ms`}`).join(', ');
   const workload = `${probe.tokenSteps} token steps at batch ${probe.batchSize} + a ${probe.updateRows}x${probe.updateLength} training pass`;
   const verdict = best ? `fastest in the probe (${workload})` : 'the first that started (every probe hit its cap)';
-  const reason = `${winner}: ${verdict}: ${figures}${notes.length > 0 ? `; ${notes.join('; ')}` : ''}${adapterNote('webgpu', adapter)}`;
+  const reason = `${winner}: ${verdict}: ${figures}${notes.length > 0 ? `; ${notes.join('; ')}` : ''}${adapterNote('webgpu', adapter)}${wasmNote(started)}`;
   return { name: winner, adapter, probeMs, reason };
 }
 
@@ -83,6 +84,12 @@ async function startBackend(name: BackendName, timeoutMs: number, adapterProblem
     tf.removeBackend(name);
     throw new Error(outcome === 'timeout' ? `did not start within ${timeoutMs / 1000} s` : 'initialisation failed (tfjs logged the cause to the console)');
   }
+}
+
+/** Which wasm build ran (threads or not, and why), once the wasm backend has started. */
+function wasmNote(started: readonly BackendName[]): string {
+  const note = started.includes('wasm') ? wasmBuildNote() : null;
+  return note ? `; ${note}` : '';
 }
 
 function adapterNote(name: BackendName, adapter: AdapterFacts | null): string {
