@@ -5,7 +5,7 @@
  * contexts, workers or crash do not reach the next.
  */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
 import { preview } from 'vite';
 import { chromiumLaunchOptions } from '../../e2e/chromium';
 
@@ -13,9 +13,9 @@ export interface HarnessBrowser {
   browser: Browser;
   /**
    * Opens `path` (e.g. 'e2e/harness/bench.html') in a fresh context and waits until the page has set
-   * `window[global]`. `onConsole` sees the page's console lines (its workers' too).
+   * `window[global]`. `onConsole` sees the page's console messages (its workers' too).
    */
-  open(path: string, global: string, onConsole?: (text: string) => void): Promise<Page>;
+  open(path: string, global: string, onConsole?: (message: ConsoleMessage) => void): Promise<Page>;
 }
 
 /** Runs `use` with the build served and Chromium up; both are closed afterwards, whatever happens. */
@@ -33,7 +33,7 @@ export async function withHarnessBrowser<T>(use: (harness: HarnessBrowser) => Pr
           const context = await browser.newContext();
           const page = await context.newPage();
           page.on('close', () => void context.close().catch(() => undefined));
-          if (onConsole) page.on('console', (message) => onConsole(message.text()));
+          if (onConsole) page.on('console', onConsole);
           await page.goto(new URL(path, origin).href);
           await page.waitForFunction((name) => name in window, global);
           return page;
