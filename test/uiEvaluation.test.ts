@@ -143,7 +143,7 @@ describe('pass@1 evaluation from the lab', () => {
     await controller.evaluatePassAtOne({ kind: 'start', start: 'coldstart' }, { ...SETTINGS, k: 1 });
     const cold = store.getState().passAtOne.startModels.coldstart!;
     expect(cold.step).toBe(0);
-    expect(cold.report.checkpoint).toBe('Cold-start model (ReTool): models/coldstart');
+    expect(cold.report.checkpoint).toBe('Cold-start model (ReTool): models/coldstart @ step 0');
     // The cold-start checkpoint's first byte comes back as selfCorrections in the fake's report.
     expect(cold.report.blocks[0].selfCorrections).toBe(7);
 

@@ -96,7 +96,7 @@ export async function cancelEvaluation(store: LabStore, api: TrainerWorkerApi): 
 async function resolveSource(host: EvaluationHost, api: TrainerWorkerApi, source: EvaluationSource): Promise<{ step: number; blob: CheckpointBlob; label: string }> {
   if (source.kind === 'start') {
     const model = START_MODELS[source.start];
-    return { step: 0, blob: await host.startModel(source.start), label: `${model.label}: models/${model.folder}` };
+    return { step: 0, blob: await host.startModel(source.start), label: `${model.label}: models/${model.folder} @ step 0` };
   }
   const run = host.store.getState().runs[source.runId];
   if (!run) throw new Error('that run is gone');

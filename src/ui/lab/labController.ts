@@ -427,7 +427,8 @@ export class LabController {
       this.addRun(target);
     }
     const run = target;
-    const label = run.checkpointStep === null ? 'Starting the run: held-out test of the base model…' : 'Loading the run from its checkpoint…';
+    const startModel = run.startFrom === 'coldstart' ? 'cold-start model' : 'base model';
+    const label = run.checkpointStep === null ? `Starting the run: held-out test of the ${startModel}…` : 'Loading the run from its checkpoint…';
     const loaded = await this.command(label, async (api) => {
       if (this.state.loadedRunId !== run.id) await this.loadForContinue(api, run);
     });

@@ -128,17 +128,17 @@ export function EvaluationPanel() {
         )}
       </div>
       {running && progress && <ProgressBar label="Evaluating" {...progress} testId="evaluation-progress" />}
-      {result && <ResultTable report={result.report} step={result.step} />}
+      {result && <ResultTable report={result.report} />}
     </section>
   );
 }
 
-function ResultTable({ report, step }: { report: EvalReport; step: number }) {
+function ResultTable({ report }: { report: EvalReport }) {
   return (
     <div className="evaluation-result">
       <table data-testid="evaluation-table">
         <caption>
-          {report.checkpoint} (step {step}) · format {report.format} · k {report.k} · temperature {report.temperature} · top-p {report.topP} · seed {report.seed} ·{' '}
+          {report.checkpoint} · format {report.format} · k {report.k} · temperature {report.temperature} · top-p {report.topP} · seed {report.seed} ·{' '}
           {report.wallSeconds.toFixed(0)} s
         </caption>
         <thead>
