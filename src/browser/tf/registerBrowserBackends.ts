@@ -1,7 +1,8 @@
 /// <reference types="vite/client" />
 /**
- * Registers the four tfjs backends and tfjs's gradients in the browser, and points the wasm backend
- * at binaries that Vite emits from node_modules (served from the app's own origin, never a CDN).
+ * Registers the four tfjs backends and tfjs's gradients in the browser, points the wasm backend
+ * at binaries that Vite emits from node_modules (served from the app's own origin, never a CDN), and
+ * adds the fused WGSL kernels to the WebGPU backend (src/browser/webgpu/fusedKernels.ts).
  *
  * The wasm backend starts its threaded + SIMD build where the realm allows threads (cross-origin
  * isolated), started by threadedWasmBackend.ts because tfjs's own start hangs in a minified build.
@@ -18,6 +19,7 @@ import { getThreadsCount, setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import wasmUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?url';
 import wasmSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url';
 import wasmThreadedSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url';
+import { registerFusedWebGpuKernels } from '../webgpu/fusedKernels';
 import { startThreadedSimdWasm, threadsUnavailableReason } from './threadedWasmBackend';
 import { recordWasmBuild } from './wasmBuildNote';
 
@@ -45,6 +47,7 @@ export function registerBrowserBackends(options: BrowserBackendOptions = {}): vo
     'tfjs-backend-wasm-simd.wasm': wasmSimdUrl,
     'tfjs-backend-wasm-threaded-simd.wasm': wasmThreadedSimdUrl,
   });
+  registerFusedWebGpuKernels();
   const singleThreaded = tf.findBackendFactory('wasm');
   if (!singleThreaded) throw new Error('tfjs-backend-wasm registered no wasm backend');
   tf.removeBackend('wasm');

@@ -10,11 +10,14 @@
  * - the stream is [1, B, width] and the matrices [1, in, out], the shapes tfjs's fused matMul kernel
  *   takes, so the kernel is called directly (the op would add three reshapes around it);
  * - the ALiBi bias row of the position is written in JS and uploaded, not sliced on the device.
+ * Where the backend has fused kernels (fusedOps.ts; WebGPU), a LayerNorm and the GELU gate are one
+ * dispatch each, and attention (growing the cache, ALiBi scores, softmax, weighted sum) three, not 11.
  * A cache decodes with the weights as they were when it was made: rollouts make one per batch.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { alibiSlopes } from './attention';
 import type { GPTConfig } from './config';
+import { alibiAttention, appendHeads, FUSED_KERNELS, geluGate, hasFusedKernel, QKV_PART, rmsNorm } from './fusedOps';
 import { GELU_CUBIC, GELU_SCALE, LAYER_NORM_EPS, type LayerNormWeights, type Linear, type ModelWeights } from './gpt';
 
 // Type aliases, not interfaces, so that tf.tidy and tf.dispose accept them as tensor containers.
@@ -101,6 +104,8 @@ export class DecodingCache {
   private keys: tf.Tensor4D[] = [];
   private values: tf.Tensor4D[] = [];
   private readonly weights: DecodingWeights;
+  /** The fused kernels the backend had when the cache was made (looked up once, not per step). */
+  private readonly fused: FusedChoice;
   length = 0;
   disposed = false;
 
@@ -111,6 +116,7 @@ export class DecodingCache {
     modelWeights: ModelWeights,
   ) {
     this.weights = decodingWeights(modelWeights, config);
+    this.fused = fusedChoice();
   }
 
   /** Feeds one (checked) token per sequence at position `length`: logits [B, V] and values [B] there. */
@@ -119,24 +125,36 @@ export class DecodingCache {
     const B = this.batchSize;
     const D = C / H;
     const w = this.weights;
+    const fused = this.fused;
     const geluOffset = geluA();
     const out = tf.tidy(() => {
-      const bias = tf.tensor4d(alibiRow(H, this.length), [1, H, 1, this.length + 1]);
-      const normalize = (x: tf.Tensor3D) => tf.mul(x, tf.rsqrt(fusedMatMul(tf.square(x), w.meanColumn, w.eps))) as tf.Tensor3D;
+      const bias = fused.attention ? null : tf.tensor4d(alibiRow(H, this.length), [1, H, 1, this.length + 1]);
+      const normalize = (x: tf.Tensor3D) =>
+        fused.rmsNorm ? rmsNorm(x, LAYER_NORM_EPS) : (tf.mul(x, tf.rsqrt(fusedMatMul(tf.square(x), w.meanColumn, w.eps))) as tf.Tensor3D);
+      const gelu = (hidden: tf.Tensor3D) =>
+        fused.geluGate ? geluGate(hidden, geluOffset) : (tf.mul(hidden, tf.sigmoid(tf.mul(hidden, tf.add(tf.square(hidden), geluOffset)))) as tf.Tensor3D);
       const affine = (x: tf.Tensor3D, { w: weight, b }: Affine) => fusedMatMul(x, weight, b);
       let x = tf.gather(w.wte, tf.tensor1d(tokens, 'int32'), 1) as tf.Tensor3D; // [1, B, C]
       const keys: tf.Tensor4D[] = [];
       const values: tf.Tensor4D[] = [];
       w.blocks.forEach((block, layer) => {
-        const [q, k, v] = tf.split(affine(normalize(x), block.qkv), 3, 2).map((t) => tf.reshape(t, [B, H, 1, D]) as tf.Tensor4D);
-        keys.push(this.length === 0 ? k : tf.concat([this.keys[layer], k], 2));
-        values.push(this.length === 0 ? v : tf.concat([this.values[layer], v], 2));
-        const weights = tf.softmax(tf.add(tf.matMul(q, keys[layer], false, true), bias));
-        const attended = tf.reshape(tf.matMul(weights, values[layer]), [1, B, C]) as tf.Tensor3D;
+        const qkv = affine(normalize(x), block.qkv);
+        const pastKeys = this.length === 0 ? null : this.keys[layer];
+        const pastValues = this.length === 0 ? null : this.values[layer];
+        let attended: tf.Tensor3D;
+        if (fused.attention) {
+          keys.push(appendHeads(qkv, pastKeys, H, QKV_PART.key));
+          values.push(appendHeads(qkv, pastValues, H, QKV_PART.value));
+          attended = alibiAttention(qkv, keys[layer], values[layer], H);
+        } else {
+          const [q, k, v] = tf.split(qkv, 3, 2).map((t) => tf.reshape(t, [B, H, 1, D]) as tf.Tensor4D);
+          keys.push(pastKeys ? tf.concat([pastKeys, k], 2) : k);
+          values.push(pastValues ? tf.concat([pastValues, v], 2) : v);
+          const weights = tf.softmax(tf.add(tf.matMul(q, keys[layer], false, true), bias!));
+          attended = tf.reshape(tf.matMul(weights, values[layer]), [1, B, C]) as tf.Tensor3D;
+        }
         x = tf.add(x, affine(attended, block.attnProj));
-        const hidden = affine(normalize(x), block.fc);
-        const gate = tf.sigmoid(tf.mul(hidden, tf.add(tf.square(hidden), geluOffset)));
-        x = tf.add(x, affine(tf.mul(hidden, gate) as tf.Tensor3D, block.mlpProj));
+        x = tf.add(x, affine(gelu(affine(normalize(x), block.fc)), block.mlpProj));
       });
       const h = normalize(x);
       const logits = tf.reshape(affine(h, w.policyHead), [B, V]) as tf.Tensor2D;
@@ -160,6 +178,17 @@ export class DecodingCache {
     this.keys = [];
     this.values = [];
   }
+}
+
+/** Which fused kernels (fusedOps.ts) the step uses: each where the active backend has it. */
+type FusedChoice = { rmsNorm: boolean; geluGate: boolean; attention: boolean };
+
+function fusedChoice(): FusedChoice {
+  return {
+    rmsNorm: hasFusedKernel(FUSED_KERNELS.rmsNorm),
+    geluGate: hasFusedKernel(FUSED_KERNELS.geluGate),
+    attention: hasFusedKernel(FUSED_KERNELS.appendHeads) && hasFusedKernel(FUSED_KERNELS.alibiAttention),
+  };
 }
 
 /** a [1, M, K] @ b [1, K, N] + bias [N], calling the kernel directly: the fused.matMul op would

@@ -5,6 +5,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { ExperimentConfig } from '../experiment';
+import { applyGradients } from '../model/fusedOps';
 import type { GPT } from '../model/gpt';
 import type { Random } from '../random';
 import { clipByGlobalNorm } from './gradClip';
@@ -71,7 +72,7 @@ export async function policyUpdate(
       }, variables);
       const clipped = await clipByGlobalNorm(grads, config.gradClip);
       // A non-finite gradient (NaN/Inf somewhere) would poison the weights: skip that update.
-      if (Number.isFinite(clipped.norm)) optimizer.applyGradients(clipped.grads);
+      if (Number.isFinite(clipped.norm)) applyGradients(optimizer, clipped.grads);
       const [clipFraction, valueLoss, entropy] = await Promise.all(figures.map((t) => t.data()));
       tf.dispose([value, ...figures, ...Object.values(grads), ...Object.values(clipped.grads)]);
       disposeMinibatch(batch);

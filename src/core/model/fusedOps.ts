@@ -1,0 +1,133 @@
+/**
+ * Fused kernels: what each computes, its tfjs kernel name, and the choice between it and the plain
+ * tfjs ops. A token step of a tiny model costs kernel dispatches, not FLOPs (docs/performance.md), so
+ * where a backend registers these kernels (WebGPU: src/browser/webgpu/fusedKernels.ts) one dispatch
+ * does what took several. Elsewhere (wasm, cpu, webgl, Node) none is registered and the plain ops
+ * run exactly as before. Each kernel equals the plain ops it replaces up to float rounding
+ * (e2e/fusedKernels.spec.ts). The engine never imports a backend: it asks for a kernel by name.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+
+/** Kernel names, as registered with tf.registerKernel; inputs and attributes as documented on each call below. */
+export const FUSED_KERNELS = {
+  rmsNorm: 'TirRmsNorm',
+  geluGate: 'TirGeluGate',
+  appendHeads: 'TirAppendHeads',
+  alibiAttention: 'TirAlibiAttention',
+  adamUpdate: 'TirAdamUpdate',
+} as const;
+
+export type FusedKernelName = (typeof FUSED_KERNELS)[keyof typeof FUSED_KERNELS];
+
+/** Whether the active backend has this fused kernel (else the caller runs the plain ops). */
+export function hasFusedKernel(name: FusedKernelName): boolean {
+  return tf.getKernel(name, tf.getBackend()) !== undefined;
+}
+
+/** Which part of the fused projection qkv [1, B, 3C] a cache holds. */
+export const QKV_PART = { key: 1, value: 2 } as const;
+
+/** x * rsqrt(mean(x^2) + eps) over the last axis; same shape as x. Inputs { x }, attrs { eps }. */
+export function rmsNorm<T extends tf.Tensor>(x: T, eps: number): T {
+  return tf.engine().runKernel(FUSED_KERNELS.rmsNorm, { x }, { eps }) as T;
+}
+
+/** The GELU of decoding.ts's folded MLP: x * sigmoid(x * (x^2 + offset)), elementwise. Inputs { x }, attrs { offset }. */
+export function geluGate<T extends tf.Tensor>(x: T, offset: number): T {
+  return tf.engine().runKernel(FUSED_KERNELS.geluGate, { x }, { offset }) as T;
+}
+
+/**
+ * A cache [B, H, T, D] (`past`; none before the first position) grown by this position's keys or
+ * values, read from the fused projection qkv [1, B, 3C] (C = H * D): [B, H, T + 1, D].
+ * Inputs { qkv, past? }, attrs { nHead, part } (part: QKV_PART).
+ */
+export function appendHeads(qkv: tf.Tensor3D, past: tf.Tensor4D | null, nHead: number, part: number): tf.Tensor4D {
+  const inputs: tf.NamedTensorMap = past ? { qkv, past } : { qkv };
+  return tf.engine().runKernel(FUSED_KERNELS.appendHeads, inputs, { nHead, part }) as tf.Tensor4D;
+}
+
+/**
+ * One query position per sequence against its whole cache, with ALiBi (attention.ts's slopes): for
+ * each sequence b and head h, with q from qkv [1, B, 3C] (already scaled by 1/sqrt(D)), keys and
+ * values [B, H, T, D] and the query at position T - 1,
+ *   out[0, b, h*D + d] = sum_j softmax_j(q . k_j - slope_h (T - 1 - j)) v_j[d],  [1, B, C].
+ * Inputs { qkv, keys, values }, attrs { nHead }.
+ */
+export function alibiAttention(qkv: tf.Tensor3D, keys: tf.Tensor4D, values: tf.Tensor4D, nHead: number): tf.Tensor3D {
+  return tf.engine().runKernel(FUSED_KERNELS.alibiAttention, { qkv, keys, values }, { nHead }) as tf.Tensor3D;
+}
+
+/** Adam's hyperparameters and bias corrections (1 - beta^t) for one step, as the kernel's attributes. */
+export interface AdamStepAttrs {
+  learningRate: number;
+  beta1: number;
+  beta2: number;
+  epsilon: number;
+  firstCorrection: number;
+  secondCorrection: number;
+}
+
+/**
+ * One Adam step for one variable, as tfjs's AdamOptimizer computes it:
+ *   m' = beta1 m + (1 - beta1) g,  v' = beta2 v + (1 - beta2) g^2,
+ *   value' = value - learningRate (m' / c1) / (sqrt(v' / c2) + epsilon).
+ * Inputs { value, m, v, gradient } (same shape), attrs AdamStepAttrs; outputs [value', m', v'].
+ */
+export function adamUpdate(value: tf.Tensor, m: tf.Tensor, v: tf.Tensor, gradient: tf.Tensor, attrs: AdamStepAttrs): tf.Tensor[] {
+  const kernelAttrs = { ...attrs } as unknown as tf.NamedAttrMap;
+  return tf.engine().runKernel(FUSED_KERNELS.adamUpdate, { value, m, v, gradient }, kernelAttrs) as tf.Tensor[];
+}
+
+/** tfjs's AdamOptimizer state, which is protected in its typings; the fused step reads and updates it in place. */
+interface AdamInternals {
+  learningRate: number;
+  beta1: number;
+  beta2: number;
+  epsilon: number;
+  accBeta1: tf.Variable;
+  accBeta2: tf.Variable;
+  accumulatedFirstMoment: { originalName: string; variable: tf.Variable }[];
+  accumulatedSecondMoment: { originalName: string; variable: tf.Variable }[];
+  incrementIterations(): void;
+}
+
+/**
+ * optimizer.applyGradients(grads), with one fused kernel per variable where the backend has it and the
+ * optimizer is tfjs's Adam (tfjs spends 14 kernels per variable). The fused step keeps the optimizer's
+ * own state (moments matched to variables by position, as tfjs does, and the beta powers and
+ * iteration count), so fused and plain steps can follow one another.
+ */
+export function applyGradients(optimizer: tf.Optimizer, grads: tf.NamedTensorMap): void {
+  if (!(optimizer instanceof tf.AdamOptimizer) || !hasFusedKernel(FUSED_KERNELS.adamUpdate)) {
+    optimizer.applyGradients(grads);
+    return;
+  }
+  const adam = optimizer as unknown as AdamInternals;
+  const step = optimizer.iterations + 1;
+  const attrs: AdamStepAttrs = {
+    learningRate: adam.learningRate,
+    beta1: adam.beta1,
+    beta2: adam.beta2,
+    epsilon: adam.epsilon,
+    firstCorrection: 1 - adam.beta1 ** step,
+    secondCorrection: 1 - adam.beta2 ** step,
+  };
+  tf.tidy(() => {
+    Object.keys(grads).forEach((name, i) => {
+      const value = tf.engine().registeredVariables[name];
+      adam.accumulatedFirstMoment[i] ??= { originalName: `${name}/m`, variable: tf.tidy(() => tf.zerosLike(value).variable(false)) };
+      adam.accumulatedSecondMoment[i] ??= { originalName: `${name}/v`, variable: tf.tidy(() => tf.zerosLike(value).variable(false)) };
+      const m = adam.accumulatedFirstMoment[i].variable;
+      const v = adam.accumulatedSecondMoment[i].variable;
+      const [newValue, newM, newV] = adamUpdate(value, m, v, grads[name], attrs);
+      value.assign(newValue);
+      m.assign(newM);
+      v.assign(newV);
+    });
+    // beta^(t+1), as tfjs's own step leaves them (and as its setWeights restores them).
+    adam.accBeta1.assign(tf.scalar(adam.beta1 ** (step + 1)));
+    adam.accBeta2.assign(tf.scalar(adam.beta2 ** (step + 1)));
+  });
+  adam.incrementIterations();
+}
