@@ -8,7 +8,13 @@ import type { GPT } from '../src/core/model/gpt';
 import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
 import type { Problem } from '../src/core/tasks/problem';
 import { testSet } from '../src/core/tasks/splits';
+import { VOCAB_SIZE } from '../src/core/tokenizer';
+import { Random } from '../src/core/random';
 import { scriptedPolicy } from './scriptedPolicy';
+
+beforeAll(async () => {
+  await tf.setBackend('wasm');
+});
 
 const problem = (id: string, tier: Problem['tier']): Problem => ({ id, expression: '1+1', answer: 2, tier, family: 'f' });
 
@@ -32,26 +38,66 @@ describe('pass@1 arithmetic', () => {
 });
 
 describe('nucleusFilter', () => {
-  // Probabilities 0.4, 0.3, 0.2, 0.1 at temperature 1.
-  const row = Float32Array.from([4, 3, 2, 1].map(Math.log));
-  const kept = (filtered: Float32Array) => [...filtered].map((x) => x !== -Infinity);
+  const kept = (values: ArrayLike<number>) => Array.from(values, (x) => x !== -Infinity);
+  // Probabilities 0.4, 0.3, 0.2, 0.1 at temperature 1: the mass before each is 0, 0.4, 0.7, 0.9.
+  const filteredRow = (temperature: number, topP: number) => {
+    const row = tf.tensor2d([[4, 3, 2, 1].map(Math.log)]);
+    const filtered = nucleusFilter(row, temperature, topP);
+    const values = filtered.dataSync();
+    tf.dispose([row, filtered]);
+    return values;
+  };
 
   it('keeps the most probable tokens until their mass reaches top-p', () => {
-    expect(kept(nucleusFilter(row, 1, 1, 0.3))).toEqual([true, false, false, false]);
-    expect(kept(nucleusFilter(row, 1, 1, 0.65))).toEqual([true, true, false, false]);
-    expect(kept(nucleusFilter(row, 1, 1, 0.75))).toEqual([true, true, true, false]);
-    expect(nucleusFilter(row, 1, 1, 0.65)[1]).toBeCloseTo(Math.log(3), 6);
+    expect(kept(filteredRow(1, 0.3))).toEqual([true, false, false, false]);
+    expect(kept(filteredRow(1, 0.65))).toEqual([true, true, false, false]);
+    expect(kept(filteredRow(1, 0.75))).toEqual([true, true, true, false]);
+    expect(filteredRow(1, 0.65)[1]).toBeCloseTo(Math.log(3), 6);
   });
 
   it('measures the mass after the temperature: at 2 the top two hold only 0.61', () => {
-    expect(kept(nucleusFilter(row, 1, 2, 0.65))).toEqual([true, true, true, false]);
+    // At temperature 2 the probabilities are 0.33, 0.28, 0.23, 0.16 (sqrt of 4, 3, 2, 1 over 6.15).
+    expect(kept(filteredRow(2, 0.65))).toEqual([true, true, true, false]);
   });
 
-  it('filters each row on its own, and leaves logits alone at top-p 1 or temperature 0', () => {
-    const two = Float32Array.from([...row, ...[1, 2, 3, 4].map(Math.log)]);
-    expect(kept(nucleusFilter(two, 2, 1, 0.65))).toEqual([true, true, false, false, false, false, true, true]);
-    expect(nucleusFilter(row, 1, 1, 1)).toEqual(row);
-    expect(nucleusFilter(row, 1, 0, 0.3)).toEqual(row);
+  it('filters each row on its own, keeps ties at the cut, and leaves logits alone at top-p 1 or temperature 0', () => {
+    const two = tf.tensor2d([[4, 3, 2, 1].map(Math.log), [1, 2, 3, 4].map(Math.log)]);
+    const filtered = nucleusFilter(two, 1, 0.65);
+    expect(kept(filtered.dataSync())).toEqual([true, true, false, false, false, false, true, true]);
+    const tied = tf.tensor2d([[2, 1, 1, 0].map(Math.log)]); // 0.5, 0.25, 0.25, 0: both 0.25s sit at the cut
+    const tiedFiltered = nucleusFilter(tied, 1, 0.6);
+    expect(kept(tiedFiltered.dataSync())).toEqual([true, true, true, false]);
+    expect(filteredRow(1, 1)).toEqual(Float32Array.from([4, 3, 2, 1].map(Math.log)));
+    expect(filteredRow(0, 0.3)).toEqual(Float32Array.from([4, 3, 2, 1].map(Math.log)));
+    expect(() => filteredRow(1, 0)).toThrow('topP must be in (0, 1], got 0');
+    tf.dispose([two, filtered, tied, tiedFiltered]);
+  });
+
+  it('on 64 random rows keeps exactly the smallest most-probable-first set holding top-p, and leaks no tensor', () => {
+    const rng = new Random(5);
+    const V = VOCAB_SIZE;
+    const logits = Float32Array.from({ length: 64 * V }, () => 3 * rng.normal());
+    const before = tf.memory().numTensors;
+    for (const [temperature, topP] of [[1, 0.7], [0.7, 0.9], [1.5, 0.3]]) {
+      const input = tf.tensor2d(logits, [64, V]);
+      const filtered = nucleusFilter(input, temperature, topP);
+      const keptMask = kept(filtered.dataSync());
+      tf.dispose([input, filtered]);
+      for (let b = 0; b < 64; b++) {
+        const row = Array.from(logits.subarray(b * V, (b + 1) * V), (x) => Math.exp(x / temperature));
+        const total = row.reduce((a, x) => a + x, 0);
+        const order = row.map((_, i) => i).sort((i, j) => row[j] - row[i]);
+        let mass = 0;
+        const expected = new Array<boolean>(V).fill(false);
+        for (const i of order) {
+          if (mass >= topP * total) break;
+          expected[i] = true;
+          mass += row[i];
+        }
+        expect(keptMask.slice(b * V, (b + 1) * V)).toEqual(expected);
+      }
+    }
+    expect(tf.memory().numTensors).toBe(before);
   });
 });
 
@@ -88,10 +134,6 @@ function fakeSandbox(): PythonSandbox {
 }
 
 describe('evaluatePassAtOne', () => {
-  beforeAll(async () => {
-    await tf.setBackend('wasm');
-  });
-
   it('scores k samples per test problem per Nmax, with a block per Nmax named as the report names it', async () => {
     const before = tf.memory().numTensors;
     const problems = testSet();
@@ -131,11 +173,14 @@ describe('evaluatePassAtOne', () => {
 
   it('wraps a model so its caches stay its own and only its logits change', () => {
     const model = scriptedModel();
+    expect(withNucleusFilter(model, 1, 1)).toBe(model);
     const filtered = withNucleusFilter(model, 1, 0.5);
+    const before = tf.memory().numTensors;
     const cache = filtered.newCache(1);
     const { logits, values } = filtered.step(cache, Int32Array.from([1]));
     const row = logits.dataSync();
     expect(row.filter((x) => x !== -Infinity)).toEqual(Float32Array.from([40]));
     tf.dispose([logits, values]);
+    expect(tf.memory().numTensors).toBe(before);
   });
 });

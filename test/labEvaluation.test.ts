@@ -1,6 +1,5 @@
 /**
- * The lab's held-out evaluation, worker side, in Node (wasm): the device-side top-p filter keeps
- * what the engine's filter keeps; the chunked job gives the engine's blocks (a scripted policy,
+ * The lab's held-out evaluation, worker side, in Node (wasm): the chunked job gives the engine's blocks (a scripted policy,
  * hand-counted figures); through the LabSession, a checkpoint of a tiny random model is evaluated
  * in a model of its own with monotone progress, the CLI's report keys, no leaked tensor, the
  * training run untouched, a cancel, and bad settings refused with the field's message.
@@ -8,18 +7,16 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_FORMATS } from '../src/core/env/formats';
-import { nucleusFilter } from '../src/core/eval/nucleus';
 import { evaluatePassAtOne } from '../src/core/eval/passAtOne';
 import { PRESETS, type ExperimentConfig } from '../src/core/experiment';
 import { deserializeCheckpoint, serializeCheckpoint } from '../src/core/model/checkpoint';
 import type { GPTConfig } from '../src/core/model/config';
 import { GPT } from '../src/core/model/gpt';
-import { Random } from '../src/core/random';
 import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
 import { testSet } from '../src/core/tasks/splits';
 import { VOCAB_SIZE } from '../src/core/tokenizer';
-import { nucleusFilterOnDevice, withDeviceNucleus } from '../src/lab/deviceNucleus';
-import { evaluationLimits, passAtOneReport, type EvaluationHooks } from '../src/lab/evaluationJob';
+import { passAtOneReport, type EvaluationHooks } from '../src/lab/evaluationJob';
+import { checkpointEpisodeLimits } from '../src/core/eval/checkpointLimits';
 import { DEFAULT_PASS_AT_ONE, parseNmaxList, passAtOneSettingsErrors, type EvalReport } from '../src/lab/evaluationRequest';
 import { LabSession } from '../src/lab/labSession';
 import type { CheckpointBlob, LabEvent } from '../src/lab/protocol';
@@ -95,49 +92,6 @@ beforeAll(async () => {
   await useNodeBackend('wasm');
 });
 
-describe('nucleusFilterOnDevice', () => {
-  const kept = (values: ArrayLike<number>) => Array.from(values, (x) => x !== -Infinity);
-
-  it('keeps the most probable tokens until their mass reaches top-p, as the engine filter does', () => {
-    // Probabilities 0.4, 0.3, 0.2, 0.1 at temperature 1: the mass before each is 0, 0.4, 0.7, 0.9.
-    const row = tf.tensor2d([[4, 3, 2, 1].map(Math.log)]);
-    expect(kept(nucleusFilterOnDevice(row, 1, 0.3).dataSync())).toEqual([true, false, false, false]);
-    expect(kept(nucleusFilterOnDevice(row, 1, 0.65).dataSync())).toEqual([true, true, false, false]);
-    expect(kept(nucleusFilterOnDevice(row, 1, 0.75).dataSync())).toEqual([true, true, true, false]);
-    // At temperature 2 they are 0.33, 0.28, 0.23, 0.16 (the square roots of 4, 3, 2, 1 over 6.15): the top two hold 0.61.
-    expect(kept(nucleusFilterOnDevice(row, 2, 0.65).dataSync())).toEqual([true, true, true, false]);
-    expect(nucleusFilterOnDevice(row, 1, 0.65).dataSync()[1]).toBeCloseTo(Math.log(3), 6);
-    expect(Array.from(nucleusFilterOnDevice(row, 1, 1).dataSync())).toEqual(Array.from(row.dataSync()));
-    expect(() => nucleusFilterOnDevice(row, 1, 0)).toThrow('topP must be in (0, 1], got 0');
-    row.dispose();
-  });
-
-  it('matches the engine filter on 64 random rows of the vocabulary, row by row, without leaking tensors', () => {
-    const rng = new Random(5);
-    const logits = Float32Array.from({ length: 64 * VOCAB_SIZE }, () => 3 * rng.normal());
-    const before = tf.memory().numTensors;
-    for (const [temperature, topP] of [[1, 0.7], [0.7, 0.9], [1.5, 0.3]]) {
-      const input = tf.tensor2d(logits, [64, VOCAB_SIZE]);
-      const onDevice = nucleusFilterOnDevice(input, temperature, topP);
-      const expected = nucleusFilter(logits, 64, temperature, topP);
-      expect(kept(onDevice.dataSync())).toEqual(kept(expected));
-      tf.dispose([input, onDevice]);
-    }
-    expect(tf.memory().numTensors).toBe(before);
-  });
-
-  it('wraps a model so only its step logits change', () => {
-    const model = scriptedRetoolModel();
-    expect(withDeviceNucleus(model, 1, 1)).toBe(model);
-    const filtered = withDeviceNucleus(model, 1, 0.5);
-    const before = tf.memory().numTensors;
-    const { logits, values } = filtered.step(filtered.newCache(1), Int32Array.from([1]));
-    expect(Array.from(logits.dataSync()).filter((x) => x !== -Infinity)).toEqual([40]);
-    tf.dispose([logits, values]);
-    expect(tf.memory().numTensors).toBe(before);
-  });
-});
-
 describe('evaluation settings', () => {
   it('takes ReTool protocol defaults and refuses each bad field with its message', () => {
     expect(DEFAULT_PASS_AT_ONE).toEqual({ nmaxList: [0, 1, 2, 4], k: 8, temperature: 1, topP: 0.7, seed: 0 });
@@ -164,12 +118,12 @@ describe('evaluation settings', () => {
 
   it('takes the format and episode limits from the checkpoint, as the CLI does', () => {
     const classroom = PRESETS.classroom;
-    expect(evaluationLimits({ kind: 'rl', config: TINY_RUN })).toEqual({ format: 'retool', maxResponseTokens: 12, maxOutputChars: 16, sandboxTimeoutMs: TINY_RUN.sandboxTimeoutMs });
-    expect(evaluationLimits({ kind: 'sft', sft: { format: 'retool' } })).toEqual({
+    expect(checkpointEpisodeLimits({ kind: 'rl', config: TINY_RUN })).toEqual({ format: 'retool', maxResponseTokens: 12, maxOutputChars: 16, sandboxTimeoutMs: TINY_RUN.sandboxTimeoutMs });
+    expect(checkpointEpisodeLimits({ kind: 'sft', sft: { format: 'retool' } })).toEqual({
       format: 'retool', maxResponseTokens: classroom.maxResponseTokens, maxOutputChars: classroom.maxOutputChars, sandboxTimeoutMs: classroom.sandboxTimeoutMs,
     });
-    expect(evaluationLimits({ kind: 'base' }).format).toBe('zerotir');
-    expect(evaluationLimits({ config: { format: 'mystery' } }).format).toBe('zerotir');
+    expect(checkpointEpisodeLimits({ kind: 'base' }).format).toBe('zerotir');
+    expect(checkpointEpisodeLimits({ config: { format: 'mystery' } }).format).toBe('zerotir');
   });
 });
 

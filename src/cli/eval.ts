@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { TOOL_FORMATS, type ToolFormatName } from '../core/env/formats';
 import { evaluatePassAtOne, type EvalBlock } from '../core/eval/passAtOne';
-import { PRESETS } from '../core/experiment';
+import { checkpointEpisodeLimits } from '../core/eval/checkpointLimits';
 import { testSet } from '../core/tasks/splits';
 import { loadCheckpointDir } from '../node/checkpointFiles';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
@@ -69,18 +69,6 @@ function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
 }
 
 /** The run config a checkpoint was trained with (RL checkpoints carry one; SFT ones name their format). */
-function checkpointSettings(meta: Record<string, unknown>) {
-  const classroom = PRESETS.classroom;
-  const config = (meta.config ?? {}) as Partial<typeof classroom>;
-  const sft = (meta.sft ?? {}) as { format?: ToolFormatName };
-  return {
-    format: config.format ?? sft.format ?? classroom.format,
-    maxResponseTokens: config.maxResponseTokens ?? classroom.maxResponseTokens,
-    maxOutputChars: config.maxOutputChars ?? classroom.maxOutputChars,
-    sandboxTimeoutMs: config.sandboxTimeoutMs ?? classroom.sandboxTimeoutMs,
-  };
-}
-
 function table(blocks: EvalBlock[]): string {
   const f = (x: number | null, digits = 3) => (x === null ? '--' : x.toFixed(digits));
   const head = 'nmax  pass@1  easy   medium hard   codeRatio calls/resp codePass single selfCorr';
@@ -114,7 +102,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const { model, meta } = loaded;
-  const fromCheckpoint = checkpointSettings(meta);
+  const fromCheckpoint = checkpointEpisodeLimits(meta);
   const format = args.format ?? fromCheckpoint.format;
   const maxResponseTokens = args.maxResponseTokens ?? fromCheckpoint.maxResponseTokens;
   const sandbox = createNodeSandbox({ size: 2 });

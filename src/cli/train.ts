@@ -8,6 +8,7 @@
 import { mkdirSync, writeFileSync, appendFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { checkpointFormat } from '../core/eval/checkpointLimits';
 import { DEFAULT_PRESET, PRESETS, type ExperimentConfig } from '../core/experiment';
 import { summariseRun } from '../core/metrics/runSummary';
 import type { StepMetrics } from '../core/metrics/stepMetrics';
@@ -31,6 +32,8 @@ interface TrainArgs {
   out: string;
   base: string;
   backend: NodeBackend;
+  /** --format was given (else a base checkpoint tuned on a format brings its own). */
+  formatGiven: boolean;
 }
 
 function parseTrainArgs(argv: string[]): TrainArgs | 'help' {
@@ -66,6 +69,7 @@ function parseTrainArgs(argv: string[]): TrainArgs | 'help' {
     backend,
     base: (flags.base as string | undefined) ?? DEFAULT_BASE_CHECKPOINT,
     out: (flags.out as string | undefined) ?? join('runs', `${preset}-seed${config.seed}-nmax${config.nmax}-${config.algorithm}`),
+    formatGiven: typeof flags.format === 'string',
   };
 }
 
@@ -94,6 +98,15 @@ async function main(): Promise<number> {
   }
   await useNodeBackend(args.backend);
   const { model, meta: baseMeta } = await loadCheckpointDir(args.base);
+  const tunedFormat = checkpointFormat(baseMeta);
+  if (tunedFormat !== null && tunedFormat !== config.format) {
+    if (args.formatGiven) {
+      process.stderr.write(`train: ${args.base} was tuned on the ${tunedFormat} format; --format ${config.format} would never see its code run\n`);
+      model.dispose();
+      return 2;
+    }
+    config.format = tunedFormat;
+  }
   const sandbox = createNodeSandbox({ size: 2 });
   mkdirSync(out, { recursive: true });
   const metricsPath = join(out, 'metrics.jsonl');

@@ -10,10 +10,10 @@
  * meanwhile wait one chunk, not a whole block. So the same seed gives other (equally valid) draws
  * than the CLI's; every Nmax block still uses the same draws' streams.
  */
-import { TOOL_FORMATS, type ToolFormatName } from '../core/env/formats';
+import { TOOL_FORMATS } from '../core/env/formats';
+import { checkpointEpisodeLimits } from '../core/eval/checkpointLimits';
 import type { Rollout } from '../core/rl/rollout';
 import { evalBlock, type EvalBlock } from '../core/eval/passAtOne';
-import { PRESETS } from '../core/experiment';
 import { deserializeCheckpoint } from '../core/model/checkpoint';
 import type { GPT } from '../core/model/gpt';
 import { Random } from '../core/random';
@@ -21,7 +21,7 @@ import { evaluateProblems } from '../core/rl/evaluate';
 import type { PythonSandbox } from '../core/sandbox/protocol';
 import type { Problem } from '../core/tasks/problem';
 import { testSet } from '../core/tasks/splits';
-import { withDeviceNucleus } from './deviceNucleus';
+import { withNucleusFilter } from '../core/eval/nucleus';
 import { passAtOneSettingsErrors, type EvalReport, type PassAtOneRequest, type PassAtOneSettings } from './evaluationRequest';
 import { progressEvent } from './progressEvent';
 import type { LabEvent } from './protocol';
@@ -37,20 +37,6 @@ export interface EvaluationHooks {
   /** Lets the worker handle messages (a cancel) between chunks. */
   yieldToEvents(): Promise<void>;
   shouldStop(): boolean;
-}
-
-/** The episode limits a checkpoint was trained with: an RL checkpoint's run config, an SFT one's format, else the classroom preset. */
-export function evaluationLimits(meta: Record<string, unknown>) {
-  const classroom = PRESETS.classroom;
-  const config = (isObject(meta.config) ? meta.config : {}) as Partial<typeof classroom>;
-  const sft = (isObject(meta.sft) ? meta.sft : {}) as { format?: ToolFormatName };
-  const format = [config.format, sft.format].find((f): f is ToolFormatName => f !== undefined && f in TOOL_FORMATS) ?? classroom.format;
-  return {
-    format,
-    maxResponseTokens: config.maxResponseTokens ?? classroom.maxResponseTokens,
-    maxOutputChars: config.maxOutputChars ?? classroom.maxOutputChars,
-    sandboxTimeoutMs: config.sandboxTimeoutMs ?? classroom.sandboxTimeoutMs,
-  };
 }
 
 /** Loads the request's checkpoint, evaluates it and frees it; null when stopped before the end. */
@@ -74,8 +60,8 @@ export async function passAtOneReport(
 ): Promise<EvalReport | null> {
   checkRequest(request);
   const { nmaxList, k, temperature, topP, seed } = request;
-  const limits = evaluationLimits(meta);
-  const sampler = withDeviceNucleus(model, temperature, topP);
+  const limits = checkpointEpisodeLimits(meta);
+  const sampler = withNucleusFilter(model, temperature, topP);
   const perChunk = Math.max(1, Math.floor(CHUNK_ROWS / k));
   const chunks = Array.from({ length: Math.ceil(problems.length / perChunk) }, (_, c) => problems.slice(c * perChunk, (c + 1) * perChunk));
   // One seed per chunk, the same for every Nmax: blocks differ by the budget, not by the draws.
@@ -132,8 +118,4 @@ function checkRequest(request: PassAtOneSettings & { label: string }): void {
   const errors = Object.values(passAtOneSettingsErrors(request));
   if (typeof request.label !== 'string') errors.push('label must be a string');
   if (errors.length > 0) throw new Error(`invalid evaluation settings: ${errors.join('; ')}`);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

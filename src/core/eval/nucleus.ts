@@ -3,51 +3,49 @@
  * samples with model/sampling.ts from whatever logits the model returns, so top-p is applied by
  * wrapping the model: tokens outside the nucleus get a logit of -Infinity, which that sampler
  * gives zero probability (and the kept tokens' probabilities renormalise).
+ *
+ * The filter is tensor ops, so the rollout loop's one asynchronous read stays the only read of a
+ * token step: a dataSync here would, on WebGPU, make that next read fail (DESIGN.md).
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { GPT, KVCache } from '../model/gpt';
 
 /**
- * Per row of `logits` (row-major [B, V]), the smallest set of tokens, most probable first under
- * softmax(logits / temperature), whose probabilities sum to at least `topP`; every other logit
- * becomes -Infinity. Ties keep the lower token id first. topP 1 or temperature 0 changes nothing.
+ * Per row of `logits` [B, V], under softmax(logits / temperature), keeps a token when the mass of
+ * the tokens more probable than it is below topP (so the most probable token always stays): the
+ * smallest most-probable-first set holding at least topP. Tokens tied at the cut all stay; every
+ * other logit becomes -Infinity. topP 1 or temperature 0 changes nothing.
  */
-export function nucleusFilter(logits: Float32Array, batchSize: number, temperature: number, topP: number): Float32Array {
+export function nucleusFilter(logits: tf.Tensor2D, temperature: number, topP: number): tf.Tensor2D {
   if (!(topP > 0 && topP <= 1)) throw new Error(`topP must be in (0, 1], got ${topP}`);
   if (!(temperature >= 0) || !Number.isFinite(temperature)) throw new Error(`temperature must be a finite number >= 0, got ${temperature}`);
-  const filtered = Float32Array.from(logits);
-  if (topP === 1 || temperature === 0) return filtered;
-  const V = logits.length / batchSize;
-  const order = Array.from({ length: V }, (_, i) => i);
-  const probabilities = new Float64Array(V);
-  for (let b = 0; b < batchSize; b++) {
-    const row = filtered.subarray(b * V, (b + 1) * V);
-    let max = -Infinity;
-    for (let i = 0; i < V; i++) max = Math.max(max, row[i] / temperature);
-    let total = 0;
-    for (let i = 0; i < V; i++) total += probabilities[i] = Math.exp(row[i] / temperature - max);
-    order.sort((i, j) => probabilities[j] - probabilities[i] || i - j);
-    let cumulative = 0;
-    let kept = 0;
-    while (kept < V && cumulative < topP * total) cumulative += probabilities[order[kept++]];
-    for (let r = kept; r < V; r++) row[order[r]] = -Infinity;
-  }
-  return filtered;
+  if (topP === 1 || temperature === 0) return tf.clone(logits);
+  return tf.tidy(() => {
+    const probabilities = tf.softmax(tf.div(logits, temperature));
+    const sorted = tf.topk(probabilities, logits.shape[1], true).values;
+    const massBefore = tf.cumsum(sorted, 1, true);
+    // The least probable kept token's probability, per row: everything at or above it stays.
+    const kept = tf.less(massBefore, topP);
+    const cut = tf.min(tf.where(kept, sorted, tf.onesLike(sorted)), 1, true);
+    return tf.where(tf.greaterEqual(probabilities, cut), logits, tf.fill(logits.shape, -Infinity)) as tf.Tensor2D;
+  });
 }
 
 /**
- * `model` whose step() logits are nucleus-filtered; everything else is the model's own. Caches are
- * made by `model` itself, since its step() only accepts caches it made.
+ * `model` whose step() logits are nucleus-filtered (the model itself when the filter would change
+ * nothing). Caches are made by `model`, since its step() only accepts caches it made.
  */
 export function withNucleusFilter(model: GPT, temperature: number, topP: number): GPT {
-  const filteredModel = Object.create(model) as GPT;
-  filteredModel.newCache = (batchSize: number) => model.newCache(batchSize);
-  filteredModel.step = (cache: KVCache, tokens: Int32Array) => {
+  if (topP === 1 || temperature === 0) return model;
+  const filtered = Object.create(model) as GPT;
+  filtered.newCache = (batchSize: number) => model.newCache(batchSize);
+  filtered.step = (cache: KVCache, tokens: Int32Array) => {
     const { logits, values } = model.step(cache, tokens);
-    const data = nucleusFilter(logits.dataSync() as Float32Array, logits.shape[0], temperature, topP);
-    const shape = logits.shape;
-    logits.dispose();
-    return { logits: tf.tensor2d(data, shape), values };
+    try {
+      return { logits: nucleusFilter(logits, temperature, topP), values };
+    } finally {
+      logits.dispose();
+    }
   };
-  return filteredModel;
+  return filtered;
 }
