@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareData, compareVersion, labComparison, labEvalMatrix } from '../src/ui/charts/compareOverlay';
-import { makeRun } from '../src/ui/state/labRun';
+import { makeRun, type LabRun } from '../src/ui/state/labRun';
 import { comparedRuns, createLabStore, putRun, toggleCompared } from '../src/ui/state/labStore';
 import { LAB_PRESETS } from '../src/ui/state/presets';
 import { defaultUrlState } from '../src/ui/state/urlState';
@@ -62,5 +62,21 @@ describe('the compare view', () => {
         { label: 'Nmax 2', trainNmax: 2, passAtOne: [0.25, 0.5] },
       ],
     });
+  });
+
+  it('a run with a pass@1 report puts its pass@1 blocks in the matrix, ahead of the greedy sweep figures', () => {
+    const blocks = [{ nmax: 0, 'pass@1': 0.125 }, { nmax: 4, 'pass@1': 0.75 }];
+    const report = { blocks } as unknown as NonNullable<LabRun['passAtOne']>['report'];
+    const a = { ...labRun('a', 2, [0.5]), evaluation: { 0: 0.25 }, passAtOne: { step: 1, report, evaluatedAt: 2 } };
+    expect(labEvalMatrix([a])).toEqual({ evalNmax: [0, 4], rows: [{ label: 'Nmax 2', trainNmax: 2, passAtOne: [0.125, 0.75] }] });
+  });
+
+  it('names the start model as what differs between a ZeroTIR run and a ReTool cold start', () => {
+    const zero = labRun('z', 2, [0.1, 0.9]);
+    const cold = { ...labRun('c', 2, [1, 1]), startFrom: 'coldstart' as const, config: { ...quick, nmax: 2, format: 'retool' as const } };
+    const comparison = labComparison([zero, cold], null);
+    expect(comparison.differences.map((d) => d.field)).toEqual(['format', 'start']);
+    expect(comparison.differences.find((d) => d.field === 'start')?.values).toEqual(['base', 'coldstart']);
+    expect(comparison.runs.map((r) => r.reachesTargetAt)).toEqual([2, 1]);
   });
 });

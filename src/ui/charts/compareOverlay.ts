@@ -27,20 +27,26 @@ export function compareVersion(state: LabState): string {
 export function labComparison(runs: LabRun[], referenceId: string | null): RunComparison {
   const reference = Math.max(0, runs.findIndex((r) => r.id === referenceId));
   return compareRuns(
-    runs.map((r) => ({ name: r.name, config: r.config, metrics: r.history })),
+    runs.map((r) => ({ name: r.name, config: r.config, start: r.startFrom, metrics: r.history })),
     { reference },
   );
 }
 
-/** Held-out accuracy by inference Nmax of the ticked runs that were evaluated (the sweep's evaluate). */
+/**
+ * Held-out accuracy by inference Nmax of the ticked runs that were evaluated: a run's pass@1 report
+ * (the evaluation panel) where it has one, else the sweep's greedy accuracy.
+ */
 export function labEvalMatrix(runs: LabRun[]): EvalMatrix | null {
-  const evaluated = runs.filter((r) => r.evaluation !== null && Object.keys(r.evaluation).length > 0);
+  const blocksOf = (r: LabRun) =>
+    r.passAtOne?.report.blocks ??
+    Object.entries(r.evaluation ?? {}).map(([nmax, accuracy]) => ({ nmax: Number(nmax), 'pass@1': accuracy }));
+  const evaluated = runs.filter((r) => blocksOf(r).length > 0);
   if (evaluated.length === 0) return null;
   return evalMatrix(
     evaluated.map((r) => ({
       label: r.name,
       trainNmax: r.config.nmax,
-      report: { blocks: Object.entries(r.evaluation!).map(([nmax, accuracy]) => ({ nmax: Number(nmax), 'pass@1': accuracy })) },
+      report: { blocks: blocksOf(r) },
     })),
   );
 }
