@@ -5,6 +5,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { GPT } from '../model/gpt';
+import { applyGradients } from '../model/fusedOps';
 import { clipByGlobalNorm } from '../rl/gradClip';
 import { tokenLogProbsAndEntropy } from '../rl/ppoLoss';
 
@@ -35,7 +36,7 @@ export async function nextTokenStep(
   }, model.trainableVariables());
   const clipped = await clipByGlobalNorm(grads, options.gradClip);
   // A non-finite gradient would poison the weights: skip that update.
-  if (Number.isFinite(clipped.norm)) optimizer.applyGradients(clipped.grads);
+  if (Number.isFinite(clipped.norm)) applyGradients(optimizer, clipped.grads);
   const loss = (await value.data())[0];
   tf.dispose([inputs, targets, mask, value, ...Object.values(grads), ...Object.values(clipped.grads)]);
   return loss;
