@@ -7,6 +7,7 @@ import { BASE_MODEL_CONFIG, type GPTConfig } from '../src/core/model/config';
 import { GPT } from '../src/core/model/gpt';
 import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
 import { VOCAB_SIZE } from '../src/core/tokenizer';
+import { BENCH_REPORT_SCHEMA, schemaErrors } from './benchReportSchema';
 import { useWasmBackend } from './modelHelpers';
 
 beforeAll(useWasmBackend);
@@ -69,47 +70,6 @@ function fakeSandbox(): PythonSandbox & { calls: number } {
   };
 }
 
-type Schema = 'number' | 'string' | { [key: string]: Schema };
-
-const STEP_SCHEMA: Schema = {
-  nmax: 'number',
-  seconds: { generate: 'number', execute: 'number', update: 'number', total: 'number' },
-  responses: 'number',
-  policyTokens: 'number',
-  sandboxCalls: 'number',
-  sandboxCallSeconds: 'number',
-  tensorsLeaked: 'number',
-};
-
-const REPORT_SCHEMA: Schema = {
-  backend: 'string',
-  model: { source: 'string', parameters: 'number' },
-  generate: {
-    batch: 'number',
-    newTokens: 'number',
-    tokensPerSecond: 'number',
-    recomputeTokensPerSecond: 'number',
-    speedup: 'number',
-    seconds: 'number',
-    recomputeSeconds: 'number',
-  },
-  update: { sequences: 'number', tokens: 'number', seconds: 'number', tokensPerSecond: 'number' },
-  sandbox: { calls: 'number', medianMs: 'number', p95Ms: 'number' },
-  step: { nmax2: STEP_SCHEMA, nmax0: STEP_SCHEMA },
-  dispatchesPerTokenStep: 'number',
-  readbacksPerTokenStep: 'number',
-  kernelsPerTokenStep: {},
-  tensorsLeakedPerStep: 'number',
-};
-
-/** Paths in `value` that are missing or of the wrong type (numbers must be finite and >= 0). */
-function schemaErrors(value: unknown, schema: Schema, path = ''): string[] {
-  if (schema === 'number') return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? [] : [`${path}: ${String(value)}`];
-  if (schema === 'string') return typeof value === 'string' && value.length > 0 ? [] : [`${path}: ${String(value)}`];
-  if (typeof value !== 'object' || value === null) return [`${path}: not an object`];
-  return Object.entries(schema).flatMap(([key, inner]) => schemaErrors((value as Record<string, unknown>)[key], inner, `${path}.${key}`));
-}
-
 describe('runBenchmark (short sizes, small model, fake sandbox)', () => {
   it('fills every field of the report with a number or a name, and leaks no tensor', async () => {
     const model = GPT.init(SMALL_CONFIG, 3);
@@ -119,7 +79,7 @@ describe('runBenchmark (short sizes, small model, fake sandbox)', () => {
     expect(tf.memory().numTensors).toBe(before);
     model.dispose();
 
-    expect(schemaErrors(report, REPORT_SCHEMA)).toEqual([]);
+    expect(schemaErrors(report, BENCH_REPORT_SCHEMA)).toEqual([]);
     expect(report.backend).toBe('wasm');
     expect(report.model.parameters).toBe(model.parameterCount());
     expect(report.generate.batch).toBe(SHORT_SIZES.batch);
