@@ -89,4 +89,11 @@ test.describe('fused WebGPU kernels', () => {
     expect(fused.gpuProgramsPerStep).toBeLessThan(plain.gpuProgramsPerStep / 2);
     expect([plain.tensorsLeaked, fused.tensorsLeaked]).toEqual([0, 0]);
   });
+
+  test('the clipped update reads the true global norm of 43 gradients (more than AddN may bind at once)', async ({ page }) => {
+    await openHarness(page);
+    const { norm, expected, tensorsLeaked } = await call(page, 'gradientNorm');
+    expect(norm).toBeCloseTo(expected, 3);
+    expect(tensorsLeaked).toBe(0);
+  });
 });

@@ -304,6 +304,48 @@ describe('GPT step with a KV cache', () => {
   });
 });
 
+describe('KV cache keepRows (rollouts drop finished sequences)', () => {
+  it('the kept rows go on exactly as in the full batch, and nothing leaks', () => {
+    const model = randomModel(BASE_MODEL_CONFIG, 2);
+    const B = 4;
+    const T = 12;
+    const tokens = randomTokens(B, T, 99, 5);
+    const full = forwardValues(model, tokens, B, T);
+    const before = tf.memory().numTensors;
+    const cache = model.newCache(B);
+    const kept = [1, 3];
+    for (let t = 0; t < T; t++) {
+      if (t === 5) cache.keepRows(kept);
+      const rows = t < 5 ? [0, 1, 2, 3] : kept;
+      const out = model.step(cache, Int32Array.from(rows, (b) => tokens[b * T + t]));
+      const logits = out.logits.arraySync();
+      const values = out.values.arraySync();
+      tf.dispose([out.logits, out.values]);
+      rows.forEach((b, row) => {
+        expect(maxAbsDiff(logits[row], full.logits[b][t])).toBeLessThan(1e-4);
+        expect(Math.abs(values[row] - full.values[b][t])).toBeLessThan(1e-4);
+      });
+    }
+    expect(cache.batchSize).toBe(2);
+    expect(() => model.step(cache, Int32Array.from([1, 2, 3]))).toThrow('step got 3 tokens for a cache of batch size 2');
+    cache.dispose();
+    expect(tf.memory().numTensors).toBe(before);
+    model.dispose();
+  });
+
+  it('refuses rows out of range, out of order or none', () => {
+    const model = GPT.init(TINY_CONFIG, 1);
+    const cache = model.newCache(3);
+    expect(() => cache.keepRows([])).toThrow('at least one row');
+    expect(() => cache.keepRows([0, 3])).toThrow('ascending row indices in [0, 3)');
+    expect(() => cache.keepRows([2, 1])).toThrow('ascending row indices in [0, 3)');
+    cache.keepRows([0, 2]);
+    expect(cache.batchSize).toBe(2);
+    cache.dispose();
+    model.dispose();
+  });
+});
+
 describe('GPT copy and memory', () => {
   it('copies deeply: the copy keeps its weights when the original changes or is disposed', () => {
     const original = randomModel(TINY_CONFIG, 6);

@@ -58,4 +58,13 @@ describe('clipByGlobalNorm', () => {
     expect(await clipByGlobalNorm({}, 1)).toEqual({ grads: {}, norm: 0 });
     await expect(clipByGlobalNorm({}, 0)).rejects.toThrow(RangeError);
   });
+
+  it('sums the squares of many gradients (added 7 at a time, for WebGPU) to the same norm', async () => {
+    // 50 gradients of ones, sizes 1..50: squared norm 1 + ... + 50 = 1275
+    const grads: tf.NamedTensorMap = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`g${i}`, tf.ones([i + 1])]));
+    const out = await clipByGlobalNorm(grads, 1);
+    expect(out.norm).toBeCloseTo(Math.sqrt(1275), 4);
+    expect(out.grads.g49.dataSync()[0]).toBeCloseTo(1 / Math.sqrt(1275), 6);
+    tf.dispose([...Object.values(grads), ...Object.values(out.grads)]);
+  });
 });

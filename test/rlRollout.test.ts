@@ -155,4 +155,34 @@ describe('generateRollouts', () => {
     ).rejects.toThrow('pool closed');
     expect(tf.memory().numTensors).toBe(before);
   });
+
+  it('drops finished rows from the cache and still gives each rollout its own tokens, log-probs and values', async () => {
+    // Prompts 10 tokens apart: the short ones finish first and leave the cache.
+    const prompts = [0, 10, 20, 30, 40].map((pad) => encode(`Q: ${'x'.repeat(pad)}6*7?\nA:`));
+    const rowsPerStep: number[] = [];
+    const model = scriptedPolicy(() => SCRIPT, { value: (fed) => fed.length });
+    const step = model.step.bind(model);
+    model.step = (cache, tokens) => {
+      rowsPerStep.push(tokens.length);
+      return step(cache, tokens);
+    };
+    const calls: string[] = [];
+    const { rollouts } = await generateRollouts(model, prompts, {
+      episode: { format: TOOL_FORMATS.zerotir, nmax: 2, maxResponseTokens: 96, maxOutputChars: 64 },
+      temperature: 1,
+      rng: new Random(3),
+      sandbox: fakeSandbox(calls),
+      runOptions: { timeoutMs: 1000, maxOutputBytes: 1024 },
+    });
+    expect(rowsPerStep[0]).toBe(5);
+    expect(Math.min(...rowsPerStep)).toBeLessThan(5);
+    expect(rowsPerStep.at(-1)).toBe(1);
+    expect(calls).toHaveLength(5);
+    rollouts.forEach((r, b) => {
+      expect(r.episode.responseText()).toBe(SCRIPT);
+      // The estimate before response token j was made with BOS, the prompt and j tokens fed.
+      r.episode.policyMask.forEach((m, j) => expect(r.values[j]).toBe(m === 1 ? prompts[b].length + 1 + j : 0));
+      r.episode.policyMask.forEach((m, j) => (m === 1 ? expect(r.logProbs[j]).toBeCloseTo(0, 5) : expect(r.logProbs[j]).toBe(0)));
+    });
+  });
 });

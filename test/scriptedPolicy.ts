@@ -9,8 +9,8 @@ import type { GPT, KVCache } from '../src/core/model/gpt';
 import { decode, encode, EOS, VOCAB_SIZE } from '../src/core/tokenizer';
 
 export interface ScriptedPolicyOptions {
-  /** The value head's estimate at every position. */
-  value?: number;
+  /** The value head's estimate at every position, or as a function of the tokens fed so far. */
+  value?: number | ((fed: number[]) => number);
   /** Called at every token step, before the step's logits are made. */
   onStep?: () => void;
 }
@@ -19,8 +19,20 @@ export function scriptedPolicy(respond: (fedText: string) => string, options: Sc
   const fed: number[][] = [];
   return {
     newCache(batchSize: number): KVCache {
+      fed.length = 0;
       for (let b = 0; b < batchSize; b++) fed[b] = [];
-      return { batchSize, length: 0, dispose() {} };
+      const cache = {
+        batchSize,
+        length: 0,
+        keepRows(rows: readonly number[]) {
+          const kept = rows.map((r) => fed[r]);
+          fed.length = 0;
+          fed.push(...kept);
+          cache.batchSize = rows.length;
+        },
+        dispose() {},
+      };
+      return cache;
     },
     step(_cache: KVCache, tokens: Int32Array) {
       options.onStep?.();
@@ -36,7 +48,9 @@ export function scriptedPolicy(respond: (fedText: string) => string, options: Sc
         }
         logits[b * VOCAB_SIZE + next] = 40;
       });
-      return { logits: tf.tensor2d(logits, [tokens.length, VOCAB_SIZE]), values: tf.fill([tokens.length], options.value ?? 0) as tf.Tensor1D };
+      const { value = 0 } = options;
+      const values = fed.map((row) => (typeof value === 'number' ? value : value(row)));
+      return { logits: tf.tensor2d(logits, [tokens.length, VOCAB_SIZE]), values: tf.tensor1d(values) };
     },
   } as unknown as GPT;
 }

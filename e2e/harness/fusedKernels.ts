@@ -13,6 +13,7 @@ import { BASE_MODEL_CONFIG, type GPTConfig } from '../../src/core/model/config';
 import { alibiAttention, appendHeads, applyGradients, FUSED_KERNELS, geluGate, QKV_PART, rmsNorm } from '../../src/core/model/fusedOps';
 import { GPT, weightSpecs } from '../../src/core/model/gpt';
 import { Random } from '../../src/core/random';
+import { clipByGlobalNorm } from '../../src/core/rl/gradClip';
 import { registerFusedWebGpuKernels, unregisterFusedWebGpuKernels } from '../../src/browser/webgpu/fusedKernels';
 import { registerBrowserBackends } from '../../src/browser/tf/registerBrowserBackends';
 
@@ -365,7 +366,22 @@ async function tokenStepCost(batch = 8, steps = 12): Promise<{ plain: StepCost; 
   }
 }
 
-const harness = { compareKernels, compareAdam, compareDecode, tokenStepCost };
+/**
+ * The global gradient norm the PPO update clips by, over as many gradients as the base model has
+ * (43), each all ones: sqrt(1 + 2 + ... + 43). More inputs than WebGPU's 8 storage buffers per
+ * shader once made tfjs's AddN pipeline invalid, and the read returned a stale buffer instead.
+ */
+async function gradientNorm(): Promise<{ norm: number; expected: number; tensorsLeaked: number }> {
+  await startWebgpu();
+  const before = tf.memory().numTensors;
+  const sizes = Array.from({ length: 43 }, (_, i) => i + 1);
+  const grads = Object.fromEntries(sizes.map((n, i) => [`g${i}`, tf.ones([n])]));
+  const { grads: clipped, norm } = await clipByGlobalNorm(grads, 1e9);
+  tf.dispose([...Object.values(grads), ...Object.values(clipped)]);
+  return { norm, expected: Math.sqrt(sizes.reduce((a, b) => a + b, 0)), tensorsLeaked: tf.memory().numTensors - before };
+}
+
+const harness = { compareKernels, compareAdam, compareDecode, tokenStepCost, gradientNorm };
 export type FusedKernelsHarness = typeof harness;
 
 declare global {

@@ -111,7 +111,7 @@ export class DecodingCache {
 
   constructor(
     readonly owner: object,
-    readonly batchSize: number,
+    public batchSize: number,
     private readonly config: GPTConfig,
     modelWeights: ModelWeights,
   ) {
@@ -165,6 +165,27 @@ export class DecodingCache {
     this.values = out.values;
     this.length++;
     return { logits: out.logits, values: out.estimates };
+  }
+
+  keepRows(rows: readonly number[]): void {
+    const B = this.batchSize;
+    if (rows.length === 0) throw new Error('keepRows needs at least one row');
+    rows.forEach((row, i) => {
+      if (!Number.isInteger(row) || row < 0 || row >= B || (i > 0 && row <= rows[i - 1])) {
+        throw new Error(`keepRows wants ascending row indices in [0, ${B}), got [${rows.join(', ')}]`);
+      }
+    });
+    if (rows.length === B) return;
+    if (this.length > 0) {
+      const kept = tf.tidy(() => {
+        const index = tf.tensor1d(Array.from(rows), 'int32');
+        return { keys: this.keys.map((k) => tf.gather(k, index, 0)), values: this.values.map((v) => tf.gather(v, index, 0)) };
+      });
+      this.releaseCache();
+      this.keys = kept.keys;
+      this.values = kept.values;
+    }
+    this.batchSize = rows.length;
   }
 
   dispose(): void {

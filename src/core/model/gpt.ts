@@ -257,6 +257,12 @@ export interface KVCache {
   readonly batchSize: number;
   /** Positions already fed; the next `step` writes position `length`. */
   readonly length: number;
+  /**
+   * Keeps only these rows (indices into the current batch, ascending, no repeats): later steps take
+   * one token per kept row, in this order. Rollouts drop finished sequences this way, since a token
+   * step costs in proportion to its rows.
+   */
+  keepRows(rows: readonly number[]): void;
   dispose(): void;
 }
 

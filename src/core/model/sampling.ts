@@ -18,7 +18,7 @@ export function sampleFromLogits(
   logits: Float32Array,
   batchSize: number,
   temperature: number,
-  rng: Random,
+  rng: Pick<Random, 'next'>,
 ): { tokens: Int32Array; logProbs: Float32Array } {
   if (!(temperature >= 0) || !Number.isFinite(temperature)) {
     throw new Error(`temperature must be a finite number >= 0, got ${temperature}`);
@@ -63,7 +63,7 @@ function drawIndex(weights: Float64Array, target: number): number {
 export function sampleTokens(
   logits: tf.Tensor2D,
   temperature: number,
-  rng: Random,
+  rng: Pick<Random, 'next'>,
 ): { tokens: Int32Array; logProbs: Float32Array } {
   return sampleFromLogits(logits.dataSync() as Float32Array, logits.shape[0], temperature, rng);
 }

@@ -9,8 +9,8 @@ import { applyGradients } from '../model/fusedOps';
 import type { GPT } from '../model/gpt';
 import type { Random } from '../random';
 import { clipByGlobalNorm } from './gradClip';
-import { klPenalty } from './kl';
-import { clippedValueLoss, ppoPolicyLoss, tokenLogProbsAndEntropy } from './ppoLoss';
+import { lengthChunks, minibatchGradients } from './minibatchGradients';
+import { tokenLogProbsAndEntropy } from './ppoLoss';
 import { disposeMinibatch, minibatchTensors, type TrainingSequence } from './trainingBatch';
 
 export interface UpdateFigures {
@@ -20,11 +20,13 @@ export interface UpdateFigures {
   gradNorm: number;
 }
 
-/** Log-probs of each sequence's response tokens under `model` (no gradient), minibatch by minibatch. */
+/**
+ * Log-probs of each sequence's response tokens under `model` (no gradient), `chunk` rows at a time,
+ * rows of similar length together (less padding; see minibatchGradients.ts).
+ */
 export async function responseLogProbs(model: GPT, sequences: TrainingSequence[], temperature: number, chunk: number): Promise<Float32Array[]> {
-  const out: Float32Array[] = [];
-  for (let start = 0; start < sequences.length; start += chunk) {
-    const part = sequences.slice(start, start + chunk);
+  const out = new Map<TrainingSequence, Float32Array>();
+  for (const part of lengthChunks(sequences, chunk)) {
     const batch = minibatchTensors(part);
     const grid = tf.tidy(() => tokenLogProbsAndEntropy(model.forward(batch.inputs).logits, batch.targets, temperature).logProbs);
     const data = await grid.data();
@@ -33,10 +35,10 @@ export async function responseLogProbs(model: GPT, sequences: TrainingSequence[]
     disposeMinibatch(batch);
     part.forEach((seq, row) => {
       const from = row * width + seq.responseStart - 1;
-      out.push(Float32Array.from(data.subarray(from, from + seq.policyMask.length)));
+      out.set(seq, Float32Array.from(data.subarray(from, from + seq.policyMask.length)));
     });
   }
-  return out;
+  return sequences.map((seq) => out.get(seq)!);
 }
 
 export async function policyUpdate(
@@ -46,39 +48,20 @@ export async function policyUpdate(
   config: ExperimentConfig,
   rng: Random,
 ): Promise<UpdateFigures> {
-  const variables = model.trainableVariables();
   const useCritic = config.algorithm === 'ppo';
   const totals = { clipFraction: 0, valueLoss: 0, entropy: 0, gradNorm: 0, updates: 0 };
   for (let epoch = 0; epoch < config.epochs; epoch++) {
     const order = rng.permutation(sequences.length);
     for (let start = 0; start < order.length; start += config.minibatchSize) {
-      const batch = minibatchTensors(order.slice(start, start + config.minibatchSize).map((i) => sequences[i]));
-      let figures: tf.Tensor[] = [];
-      const { value, grads } = tf.variableGrads(() => {
-        const { logits, values } = model.forward(batch.inputs);
-        const { logProbs, entropy } = tokenLogProbsAndEntropy(logits, batch.targets, config.temperature);
-        const policy = ppoPolicyLoss(logProbs, batch.oldLogProbs, batch.advantages, batch.mask, config.clipEps);
-        let loss: tf.Scalar = policy.loss;
-        const valueLoss = useCritic
-          ? clippedValueLoss(values, batch.oldValues, batch.returns, batch.mask, config.valueClip)
-          : tf.scalar(0);
-        if (useCritic) loss = tf.add(loss, tf.mul(valueLoss, config.valueCoef));
-        if (config.klCoef > 0) {
-          loss = tf.add(loss, tf.mul(klPenalty(logProbs, batch.refLogProbs, batch.mask, config.klEstimator), config.klCoef));
-        }
-        const meanEntropy = tf.div(tf.sum(tf.mul(entropy, batch.mask)), tf.maximum(tf.sum(batch.mask), 1));
-        figures = [policy.clipFraction, valueLoss, meanEntropy].map((t) => tf.keep(t));
-        return loss;
-      }, variables);
+      const minibatch = order.slice(start, start + config.minibatchSize).map((i) => sequences[i]);
+      const { grads, clipFraction, valueLoss, entropy } = await minibatchGradients(model, minibatch, config);
       const clipped = await clipByGlobalNorm(grads, config.gradClip);
       // A non-finite gradient (NaN/Inf somewhere) would poison the weights: skip that update.
       if (Number.isFinite(clipped.norm)) applyGradients(optimizer, clipped.grads);
-      const [clipFraction, valueLoss, entropy] = await Promise.all(figures.map((t) => t.data()));
-      tf.dispose([value, ...figures, ...Object.values(grads), ...Object.values(clipped.grads)]);
-      disposeMinibatch(batch);
-      totals.clipFraction += clipFraction[0];
-      totals.valueLoss += valueLoss[0];
-      totals.entropy += entropy[0];
+      tf.dispose([...Object.values(grads), ...Object.values(clipped.grads)]);
+      totals.clipFraction += clipFraction;
+      totals.valueLoss += valueLoss;
+      totals.entropy += entropy;
       totals.gradNorm += clipped.norm;
       totals.updates++;
     }

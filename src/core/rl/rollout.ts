@@ -72,7 +72,7 @@ export async function decodeStep(
   cache: KVCache,
   feed: Int32Array,
   temperature: number,
-  rng: Random,
+  rng: Pick<Random, 'next'>,
 ): Promise<{ tokens: Int32Array; logProbs: Float32Array; values: tf.Tensor1D }> {
   const { logits, values } = model.step(cache, feed);
   try {
@@ -104,18 +104,20 @@ export async function generateRollouts(
   const batch = promptIds.length;
   const rollouts: Rollout[] = promptIds.map((ids) => ({ episode: new Episode(ids, settings.episode), logProbs: [], values: [] }));
   const queues: number[][] = promptIds.map((ids) => [BOS, ...ids]);
-  const feed = new Int32Array(batch);
   const cache = model.newCache(batch);
+  // The rollout of each cache row. Finished rows leave the cache (keepRows): a step costs per row.
+  let active = rollouts.map((_, b) => b);
   const started = performance.now();
   let executeMs = 0;
   const calls = { callMs: 0, count: 0 };
   let tokenSteps = 0;
   const keptValues: tf.Tensor1D[] = [];
-  // Where each kept estimate goes: rollouts[b].values[index] = row b of keptValues[step].
-  const valueSlots: { step: number; b: number; index: number }[] = [];
+  // Where each kept estimate goes: rollouts[b].values[index] = entry `row` of keptValues[step].
+  const valueSlots: { step: number; row: number; b: number; index: number }[] = [];
   const pending = new Map<number, PendingCall>();
+  const finished = (b: number) => rollouts[b].episode.done && queues[b].length === 0 && !pending.has(b);
   try {
-    while (rollouts.some((r, b) => !r.episode.done || queues[b].length > 0)) {
+    for (;;) {
       // A row whose fence has been fed needs its call's output now.
       const due = [...pending.keys()].filter((b) => queues[b].length === 0);
       if (due.length > 0) {
@@ -135,8 +137,15 @@ export async function generateRollouts(
           if (!rollouts[b].episode.done) queues[b].push(...envTokens);
         });
       }
-      for (let b = 0; b < batch; b++) feed[b] = queues[b].length > 0 ? queues[b].shift()! : PAD;
-      const sampling = rollouts.map((r, b) => !r.episode.done && queues[b].length === 0 && !pending.has(b));
+      const unfinished = active.filter((b) => !finished(b));
+      if (unfinished.length === 0) break;
+      // Dropping rows costs a gather per cached tensor: do it once a quarter of the rows are finished.
+      if (active.length - unfinished.length >= active.length / 4) {
+        cache.keepRows(unfinished.map((b) => active.indexOf(b)));
+        active = unfinished;
+      }
+      const feed = Int32Array.from(active, (b) => (queues[b].length > 0 ? queues[b].shift()! : PAD));
+      const sampling = active.map((b) => !rollouts[b].episode.done && queues[b].length === 0 && !pending.has(b));
       tokenSteps++;
       if (!sampling.some(Boolean)) {
         // Every row is reading its prompt or a tool output, or feeding a fence: nothing to sample or read back.
@@ -145,26 +154,28 @@ export async function generateRollouts(
         skipped.values.dispose();
         continue;
       }
-      const sampled = await decodeStep(model, cache, feed, settings.temperature, settings.rng);
+      const sampled = await decodeStep(model, cache, feed, settings.temperature, rowDraws(settings, batch, active));
       const valueStep = keptValues.push(sampled.values) - 1;
 
-      for (let b = 0; b < batch; b++) {
-        if (!sampling[b]) continue;
-        const token = sampled.tokens[b];
+      active.forEach((b, row) => {
+        if (!sampling[row]) return;
+        const token = sampled.tokens[row];
         const rollout = rollouts[b];
-        rollout.logProbs.push(sampled.logProbs[b]);
-        valueSlots.push({ step: valueStep, b, index: rollout.values.push(0) - 1 });
+        rollout.logProbs.push(sampled.logProbs[row]);
+        valueSlots.push({ step: valueStep, row, b, index: rollout.values.push(0) - 1 });
         const action = rollout.episode.pushPolicyToken(token);
-        if (action.type === 'done') continue;
+        if (action.type === 'done') return;
         queues[b].push(token);
         if (action.type === 'execute') {
           pending.set(b, startCall(settings.sandbox, action.code, settings.runOptions, calls));
           calls.count++;
         }
-      }
+      });
     }
     const values = await readKeptValues(keptValues);
-    for (const { step, b, index } of valueSlots) rollouts[b].values[index] = values[step * batch + b];
+    let offset = 0;
+    const offsets = keptValues.map((t) => (offset += t.size) - t.size);
+    for (const { step, row, b, index } of valueSlots) rollouts[b].values[index] = values[offsets[step] + row];
   } finally {
     cache.dispose();
     tf.dispose(keptValues);
@@ -180,4 +191,16 @@ export async function generateRollouts(
       tokenSteps,
     },
   };
+}
+
+/**
+ * The random draws of one sampled token step: one per rollout of the batch, dropped rows included,
+ * handed out to the rows still in the cache. So the draws a sequence gets do not depend on when
+ * others finished (and at temperature 0, which draws nothing, nothing is drawn).
+ */
+function rowDraws(settings: RolloutSettings, batch: number, active: number[]): { next(): number } {
+  if (settings.temperature === 0) return settings.rng;
+  const draws = Array.from({ length: batch }, () => settings.rng.next());
+  let row = 0;
+  return { next: () => draws[active[row++]] };
 }
