@@ -8,7 +8,7 @@ import { fetchCheckpoint } from '../../browser/checkpointFetch';
 import { configErrors, type ExperimentConfig } from '../../core/experiment';
 import type { PassAtOneSettings } from '../../lab/evaluationRequest';
 import type { CheckpointBlob, LabEvent, TrainerWorkerApi } from '../../lab/protocol';
-import { decodeCheckpointFiles, encodeCheckpointFile, metaStep, type ImportFile } from '../persistence/checkpointFile';
+import { metaStep, type ImportFile } from '../persistence/checkpointFile';
 import type { RunDatabase } from '../persistence/runDatabase';
 import { makeRun, newRunId, type LabRun } from '../state/labRun';
 import { notify, patchRun, putRun, reduceLabEvent, removeRun, type LabState, type LabStore } from '../state/labStore';
@@ -16,9 +16,11 @@ import { LAB_PRESETS } from '../state/presets';
 import { truncateColumns } from '../state/runColumns';
 import { startFormatError, type StartFrom } from '../state/startFrom';
 import { copyConfig } from '../state/urlState';
+import { exportRunCheckpoint, importRunCheckpoint, type TransferHost } from './checkpointTransfer';
 import { cancelEvaluation, evaluateSource, type EvaluationHost, type EvaluationSource } from './evaluationJob';
 import { latestSweep, queueSweep, runSweep, type SweepHost } from './nmaxSweep';
 import { StartModels } from './startModels';
+import { RunWrites } from './runWrites';
 import { restoreRuns, storedRun } from './storedRuns';
 import type { ConnectTrainer, TrainerConnection } from './trainerConnection';
 
@@ -50,16 +52,17 @@ export class LabController {
   /** The pending worker.train() or worker.step() call, while one runs. */
   private running: Promise<void> | null = null;
   private checkpointing = false;
-  private persistenceFailed = false;
-  private readonly writes = new Set<Promise<void>>();
+  private readonly writes: RunWrites;
   private readonly sweepHost: SweepHost;
   private readonly evaluationHost: EvaluationHost;
+  private readonly transferHost: TransferHost;
   private readonly startModels: StartModels;
 
   constructor(options: LabControllerOptions) {
     this.store = options.store;
     this.connect = options.connect;
     this.db = options.db;
+    this.writes = new RunWrites(this.store, options.db);
     this.baseModelUrl = options.baseModelUrl;
     this.now = options.now ?? (() => Date.now());
     this.startModels = new StartModels(this.baseModelUrl, options.fetchModel ?? ((url) => fetchCheckpoint(url)));
@@ -82,6 +85,18 @@ export class LabController {
         const run = this.state.runs[runId];
         if (run) this.persist((db) => db.putRun(storedRun(run)));
       },
+    };
+    this.transferHost = {
+      store: this.store,
+      now: this.now,
+      runCheckpoint: async (runId) => {
+        const api = this.api;
+        if (api && this.state.loadedRunId === runId) return this.guard(this.saveLoadedCheckpoint(api, runId));
+        return this.db?.checkpoint(runId);
+      },
+      knobs: () => this.validKnobs(),
+      addRun: (run) => this.addRun(run),
+      persist: (write) => this.persist(write),
     };
   }
 
@@ -113,7 +128,7 @@ export class LabController {
         sweep: latestSweep(runs),
       });
     } catch (error) {
-      this.persistenceError(error);
+      this.writes.failure(error);
     }
   }
 
@@ -324,50 +339,14 @@ export class LabController {
 
   // ---- Files --------------------------------------------------------------------------------
 
-  /** The run's checkpoint as a file's text: saved now if the worker holds the run, else the stored one. */
+  /** The run's checkpoint as a file's text (checkpointTransfer.ts). */
   async exportCheckpoint(runId: string): Promise<string | null> {
-    const run = this.state.runs[runId];
-    const api = this.api;
-    if (!run) return null;
-    let saved: { step: number; blob: CheckpointBlob } | null | undefined;
-    if (api && this.state.loadedRunId === runId) saved = await this.guard(this.saveLoadedCheckpoint(api, runId));
-    else saved = await this.db?.checkpoint(runId);
-    if (!saved) {
-      notify(this.store, 'error', 'this run has no checkpoint yet: train at least one step');
-      return null;
-    }
-    return encodeCheckpointFile(saved.blob, { name: run.name, preset: run.preset, config: run.config, step: saved.step });
+    return exportRunCheckpoint(this.transferHost, runId);
   }
 
-  /**
-   * A checkpoint file (ours, or the CLI's model.json + weights.bin) as a new paused run. Anything
-   * wrong is refused with a notice before anything changes.
-   */
+  /** A checkpoint file as a new paused run (checkpointTransfer.ts). */
   importCheckpoint(files: ImportFile[]): boolean {
-    let imported;
-    try {
-      imported = decodeCheckpointFiles(files);
-    } catch (error) {
-      notify(this.store, 'error', `import refused: ${messageOf(error)}`);
-      return false;
-    }
-    const fileName = files.map((f) => f.name).join(' + ');
-    const config = imported.run?.config ?? this.validKnobs();
-    if (!config) return false;
-    const run = makeRun({
-      id: newRunId(this.now()),
-      name: imported.run ? `${imported.run.name} (imported)` : `imported ${fileName}`,
-      preset: imported.run?.preset ?? this.state.preset,
-      config: copyConfig(config),
-      createdAt: this.now(),
-      status: 'paused',
-      checkpointStep: imported.step,
-    });
-    this.addRun({ ...run, step: imported.step });
-    this.persist((db) => db.putCheckpoint(run.id, { step: imported.step, blob: imported.blob }));
-    this.store.setState({ selectedRunId: run.id, config: copyConfig(config) });
-    notify(this.store, 'info', `imported ${fileName} at step ${imported.step}: press Train to continue it`);
-    return true;
+    return importRunCheckpoint(this.transferHost, files);
   }
 
   // ---- Internals ----------------------------------------------------------------------------
@@ -548,21 +527,12 @@ export class LabController {
   }
 
   private persist(write: (db: RunDatabase) => Promise<void>): void {
-    if (!this.db) return;
-    const pending = write(this.db).catch((error: unknown) => this.persistenceError(error));
-    this.writes.add(pending);
-    void pending.finally(() => this.writes.delete(pending));
+    this.writes.write(write);
   }
 
   /** Resolves once every IndexedDB write issued so far has landed. */
   async flush(): Promise<void> {
-    while (this.writes.size > 0) await Promise.all([...this.writes]);
-  }
-
-  private persistenceError(error: unknown): void {
-    if (this.persistenceFailed) return;
-    this.persistenceFailed = true;
-    notify(this.store, 'error', `runs are not being saved in this browser: ${messageOf(error)}`);
+    await this.writes.flush();
   }
 }
 
