@@ -8,6 +8,26 @@ import { configErrors, NUMERIC_BOUNDS, PRESETS, type ExperimentConfig } from '..
 
 export class UsageError extends Error {}
 
+/**
+ * A CLI's arguments from `parse`, or the exit code when there is nothing to run: 2 after a
+ * UsageError (the message and the usage on stderr), 0 after --help (the usage on stdout).
+ */
+export function argsOrExitCode<T extends object>(command: string, usage: string, parse: () => T | 'help'): T | number {
+  let args: T | 'help';
+  try {
+    args = parse();
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`${command}: ${error.message}\n${usage}\n`);
+    return 2;
+  }
+  if (args === 'help') {
+    process.stdout.write(`${usage}\n`);
+    return 0;
+  }
+  return args;
+}
+
 export function kebab(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }

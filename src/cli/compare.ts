@@ -26,7 +26,7 @@ import {
   type RunRow,
 } from '../core/metrics/runComparison';
 import { emptyStepMetrics, type StepMetrics } from '../core/metrics/stepMetrics';
-import { UsageError } from './cliArgs';
+import { argsOrExitCode, UsageError } from './cliArgs';
 
 const USAGE = `usage: npm run compare -- [--reference DIR] [--target X] [--json] [--eval FILE]... DIR|FILE...
   DIR          a run directory written by npm run train (metrics.jsonl, summary.json, checkpoint/)
@@ -271,18 +271,8 @@ function runTables({ target, reference, differences, runs, arms }: RunComparison
 }
 
 function main(argv: string[]): number {
-  let args: CompareArgs | 'help';
-  try {
-    args = parseCompareArgs(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`compare: ${error.message}\n${USAGE}\n`);
-    return 2;
-  }
-  if (args === 'help') {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
+  const args = argsOrExitCode('compare', USAGE, () => parseCompareArgs(argv));
+  if (typeof args === 'number') return args;
   try {
     process.stdout.write(compareCommand(args));
   } catch (error) {

@@ -15,7 +15,7 @@ import { testSet } from '../core/tasks/splits';
 import { loadCheckpointDir } from '../node/checkpointFiles';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
 import { useNodeBackend } from '../node/tfBackend';
-import { parseStringFlags, UsageError } from './cliArgs';
+import { argsOrExitCode, parseStringFlags, UsageError } from './cliArgs';
 import { formatDuration } from './progress';
 
 const USAGE = `usage: npm run eval -- --checkpoint DIR [--nmax 0,1,2,4] [--k 8] [--temperature 1] [--top-p 0.7]
@@ -81,18 +81,8 @@ function table(blocks: EvalBlock[]): string {
 }
 
 async function main(): Promise<number> {
-  let args: EvalArgs | 'help';
-  try {
-    args = parseEvalArgs(process.argv.slice(2));
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`eval: ${error.message}\n${USAGE}\n`);
-    return 2;
-  }
-  if (args === 'help') {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
+  const args = argsOrExitCode('eval', USAGE, () => parseEvalArgs(process.argv.slice(2)));
+  if (typeof args === 'number') return args;
   await useNodeBackend('wasm');
   let loaded;
   try {

@@ -12,7 +12,7 @@ import { GPT } from '../core/model/gpt';
 import { BASE_PRETRAIN_CONFIG, Pretrainer, type PretrainConfig } from '../core/pretrain/pretrainer';
 import { loadCheckpointDir, saveCheckpointDir } from '../node/checkpointFiles';
 import { useNodeBackend } from '../node/tfBackend';
-import { parseStringFlags, UsageError } from './cliArgs';
+import { argsOrExitCode, parseStringFlags, UsageError } from './cliArgs';
 import { drawProgress, formatDuration, progressLine, yieldToEventLoop } from './progress';
 
 const USAGE = `usage: npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--batch-size N]
@@ -56,18 +56,8 @@ function parsePretrainArgs(argv: string[]): { config: PretrainConfig; out: strin
 }
 
 async function main(): Promise<number> {
-  let args;
-  try {
-    args = parsePretrainArgs(process.argv.slice(2));
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`pretrain: ${error.message}\n${USAGE}\n`);
-    return 2;
-  }
-  if (args === 'help') {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
+  const args = argsOrExitCode('pretrain', USAGE, () => parsePretrainArgs(process.argv.slice(2)));
+  if (typeof args === 'number') return args;
   const { config, out, saveEvery } = args;
   await useNodeBackend('wasm');
   // --from continues from a checkpoint (a second stage with another recipe); its meta is kept as history.

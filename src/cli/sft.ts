@@ -16,7 +16,7 @@ import { DEFAULT_SFT_CONFIG, SftTrainer, type SftConfig } from '../core/sft/sftT
 import { loadCheckpointDir, saveCheckpointDir } from '../node/checkpointFiles';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
 import { useNodeBackend } from '../node/tfBackend';
-import { parseStringFlags, UsageError } from './cliArgs';
+import { argsOrExitCode, parseStringFlags, UsageError } from './cliArgs';
 import { drawProgress, formatDuration, progressLine } from './progress';
 
 // The CLIs run on import, so train.ts's constant is not imported from there.
@@ -76,18 +76,8 @@ function parseSftArgs(argv: string[]): SftArgs | 'help' {
 }
 
 async function main(): Promise<number> {
-  let args: SftArgs | 'help';
-  try {
-    args = parseSftArgs(process.argv.slice(2));
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`sft: ${error.message}\n${USAGE}\n`);
-    return 2;
-  }
-  if (args === 'help') {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
+  const args = argsOrExitCode('sft', USAGE, () => parseSftArgs(process.argv.slice(2)));
+  if (typeof args === 'number') return args;
   const { base, out, format, traceCount, maxResponseTokens, config } = args;
   if (!existsSync(join(base, 'model.json'))) {
     process.stderr.write(`sft: no base checkpoint at ${base} (run npm run pretrain, or pass --base DIR)\n`);

@@ -16,7 +16,7 @@ import { Trainer, type StepRecord } from '../core/rl/trainer';
 import { loadCheckpointDir, saveCheckpointDir } from '../node/checkpointFiles';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
 import { useNodeBackend, type NodeBackend } from '../node/tfBackend';
-import { experimentFromFlags, knobOptions, knobUsage, UsageError } from './cliArgs';
+import { argsOrExitCode, experimentFromFlags, knobOptions, knobUsage, UsageError } from './cliArgs';
 import { drawProgress, formatDuration, progressLine, yieldToEventLoop } from './progress';
 
 export const DEFAULT_BASE_CHECKPOINT = 'public/models/base';
@@ -79,18 +79,8 @@ function figures(m: StepMetrics, lastTest: number | null): string {
 }
 
 async function main(): Promise<number> {
-  let args: TrainArgs | 'help';
-  try {
-    args = parseTrainArgs(process.argv.slice(2));
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`train: ${error.message}\n${USAGE}\n`);
-    return 2;
-  }
-  if (args === 'help') {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
+  const args = argsOrExitCode('train', USAGE, () => parseTrainArgs(process.argv.slice(2)));
+  if (typeof args === 'number') return args;
   const { config, out } = args;
   if (!existsSync(join(args.base, 'model.json'))) {
     process.stderr.write(`train: no base checkpoint at ${args.base} (run npm run pretrain, or pass --base DIR)\n`);
