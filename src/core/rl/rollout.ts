@@ -41,11 +41,8 @@ export interface RolloutSettings {
 export interface RolloutTiming {
   /** Wall time not spent blocked on the sandbox. */
   generateSeconds: number;
-  /** Wall time the batch stood still waiting for a code call's result. */
+  /** Wall time the batch stood still waiting for a code call's result (calls overlap generation otherwise). */
   executeSeconds: number;
-  /** Summed duration of every call, overlapped or not. */
-  callSeconds: number;
-  calls: number;
   tokenSteps: number;
 }
 
@@ -54,13 +51,13 @@ interface PendingCall {
   settled: Promise<{ result: RunResult } | { error: unknown }>;
 }
 
-function startCall(sandbox: PythonSandbox, code: string, options: RunOptions, timing: { callMs: number }): PendingCall {
-  const started = performance.now();
-  const settled = sandbox.run(code, options).then(
-    (result) => ({ result }),
-    (error: unknown) => ({ error }),
-  );
-  return { settled: settled.finally(() => (timing.callMs += performance.now() - started)) };
+function startCall(sandbox: PythonSandbox, code: string, options: RunOptions): PendingCall {
+  return {
+    settled: sandbox.run(code, options).then(
+      (result) => ({ result }),
+      (error: unknown) => ({ error }),
+    ),
+  };
 }
 
 /**
@@ -110,7 +107,6 @@ export async function generateRollouts(
   let active = rollouts.map((_, b) => b);
   const started = performance.now();
   let executeMs = 0;
-  const calls = { callMs: 0, count: 0 };
   let tokenSteps = 0;
   const keptValues: tf.Tensor1D[] = [];
   // Where each kept estimate goes: rollouts[b].values[index] = entry `row` of keptValues[step].
@@ -168,8 +164,7 @@ export async function generateRollouts(
         if (action.type === 'done') return;
         queues[b].push(token);
         if (action.type === 'execute') {
-          pending.set(b, startCall(settings.sandbox, action.code, settings.runOptions, calls));
-          calls.count++;
+          pending.set(b, startCall(settings.sandbox, action.code, settings.runOptions));
         }
       });
     }
@@ -187,8 +182,6 @@ export async function generateRollouts(
     timing: {
       generateSeconds: (totalMs - executeMs) / 1000,
       executeSeconds: executeMs / 1000,
-      callSeconds: calls.callMs / 1000,
-      calls: calls.count,
       tokenSteps,
     },
   };
