@@ -9,6 +9,18 @@ import { applyGradients } from '../model/fusedOps';
 import { clipByGlobalNorm } from '../rl/gradClip';
 import { tokenLogProbsAndEntropy } from '../rl/ppoLoss';
 
+/** The run of next-token steps both pretraining and SFT configure (each with its own schedule). */
+export interface NextTokenRun {
+  seed: number;
+  steps: number;
+  batchSize: number;
+  /** Tokens per row (inputs). */
+  rowLength: number;
+  learningRate: number;
+  warmupSteps: number;
+  gradClip: number;
+}
+
 export interface NextTokenBatch {
   rows: number;
   width: number;

@@ -7,18 +7,11 @@ import * as tf from '@tensorflow/tfjs-core';
 import { corpusDocument, DEFAULT_CORPUS_RECIPE, type CorpusRecipe } from '../corpus/corpus';
 import type { GPT } from '../model/gpt';
 import { Random } from '../random';
-import { nextTokenStep } from './nextTokenStep';
+import { nextTokenStep, type NextTokenRun } from './nextTokenStep';
 import { BOS, encode, EOS, PAD } from '../tokenizer';
 
-export interface PretrainConfig {
-  seed: number;
-  steps: number;
-  batchSize: number;
-  /** Tokens per row (inputs); documents longer than a row are skipped. */
-  rowLength: number;
-  learningRate: number;
-  warmupSteps: number;
-  gradClip: number;
+/** Documents longer than a row are skipped. */
+export interface PretrainConfig extends NextTokenRun {
   recipe: CorpusRecipe;
 }
 

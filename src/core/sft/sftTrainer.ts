@@ -7,20 +7,12 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { GPT } from '../model/gpt';
 import { Random } from '../random';
-import { nextTokenStep } from '../pretrain/nextTokenStep';
+import { nextTokenStep, type NextTokenRun } from '../pretrain/nextTokenStep';
 import { BOS, encode, EOS, PAD } from '../tokenizer';
 import type { ColdStartTrace } from './coldStartTraces';
 
-export interface SftConfig {
-  seed: number;
-  steps: number;
-  batchSize: number;
-  /** Tokens per row (inputs); a longer trace is an error. */
-  rowLength: number;
-  learningRate: number;
-  warmupSteps: number;
-  gradClip: number;
-}
+/** A trace longer than a row is an error. */
+export type SftConfig = NextTokenRun;
 
 export const DEFAULT_SFT_CONFIG: SftConfig = {
   seed: 1,
