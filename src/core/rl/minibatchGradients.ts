@@ -25,6 +25,11 @@ export interface MinibatchGradients {
   entropy: number;
 }
 
+/** Rows per chunk for `rows` rows: a quarter of them, but not fewer than MIN_CHUNK_ROWS. */
+export function chunkRows(rows: number): number {
+  return Math.max(MIN_CHUNK_ROWS, Math.ceil(rows / CHUNKS));
+}
+
 /** Rows sorted by length, cut into chunks of `rowsPerChunk` (the last may be shorter). */
 export function lengthChunks(sequences: TrainingSequence[], rowsPerChunk: number): TrainingSequence[][] {
   const sorted = [...sequences].sort((a, b) => a.ids.length - b.ids.length);
@@ -40,7 +45,7 @@ export async function minibatchGradients(
   model: GPT,
   sequences: TrainingSequence[],
   config: ExperimentConfig,
-  rowsPerChunk = Math.max(MIN_CHUNK_ROWS, Math.ceil(sequences.length / CHUNKS)),
+  rowsPerChunk = chunkRows(sequences.length),
 ): Promise<MinibatchGradients> {
   const variables = model.trainableVariables();
   const useCritic = config.algorithm === 'ppo';
