@@ -69,6 +69,10 @@ test('npm run bench:browser -- --short prints one JSON object with every field, 
     expect(result.step.nmax2.responses).toBe(8);
     expect(result.model.source).toMatch(/^random init/);
     expect(result.readbacksPerTokenStep).toBeGreaterThanOrEqual(1);
+    // A token step reads back the sampled (token, log-prob) pairs on webgpu, the logits [8, 99] elsewhere;
+    // the values [8] come back in one read at the end (float32 throughout).
+    const sampledBytes = name === 'webgpu' ? 8 * 2 * 4 : 8 * 99 * 4;
+    expect(result.readbackBytesPerTokenStep).toBe(sampledBytes + 8 * 4);
     expect(result.tensorsLeakedPerStep).toBe(0);
   }
   expect(backends.wasm.adapter).toBeNull();

@@ -2,8 +2,9 @@
  * The fused WebGPU kernels (src/browser/webgpu/) in Debian Chromium's software adapter (SwiftShader):
  * each equals the plain tfjs ops it replaces, on webgpu and on cpu, from seeded random inputs over
  * several shapes (B = 1, T = 1, T past the attention kernel's 64-key tile, heads wider than a
- * workgroup); the fused Adam step equals tfjs's; a KV-cache decode with the fused kernels equals the
- * full forward; a token step runs fewer kernels; no tensor leaks.
+ * workgroup, a cache filled only in part); the sampling kernel draws the JS sampler's tokens; the
+ * fused Adam step equals tfjs's; a KV-cache decode with the fused kernels (preallocated cache, rows
+ * dropped midway) equals the full forward; a token step runs fewer kernels; no tensor leaks.
  */
 import { expect, test, type Page } from '@playwright/test';
 import type { FusedKernelsHarness } from './harness/fusedKernels';
@@ -34,14 +35,28 @@ test.describe('fused WebGPU kernels', () => {
     const { comparisons, tensorsLeaked } = await call(page, 'compareKernels');
     for (const c of comparisons) console.log(`${c.kernel} ${c.label}: webgpu ${c.maxDiffWebgpu.toExponential(1)}, cpu ${c.maxDiffCpu.toExponential(1)}`);
     const cases = (kernel: string) => comparisons.filter((c) => c.kernel === kernel).length;
-    expect([cases('TirRmsNorm'), cases('TirGeluGate'), cases('TirAppendHeads'), cases('TirAlibiAttention')]).toEqual([4, 3, 8, 8]);
+    expect([cases('TirRmsNorm'), cases('TirGeluGate'), cases('TirWriteHeads'), cases('TirAlibiAttention')]).toEqual([4, 3, 8, 8]);
     for (const c of comparisons) {
       expect(c.maxDiffWebgpu, `${c.kernel} ${c.label} vs webgpu`).toBeLessThan(TOLERANCE);
       expect(c.maxDiffCpu, `${c.kernel} ${c.label} vs cpu`).toBeLessThan(TOLERANCE);
     }
-    // The cache grows by one position: [B, H, T + 1, D]; attention gives [1, B, C].
-    expect(comparisons.find((c) => c.label === 'B=3 H=2 D=8 past=70 part=value')?.outputShape).toEqual([3, 2, 71, 8]);
-    expect(comparisons.find((c) => c.label === 'B=5 H=3 D=24 T=100')?.outputShape).toEqual([1, 5, 72]);
+    // A write gives the whole cache back, one position changed; attention gives [1, B, C].
+    expect(comparisons.find((c) => c.label === 'B=3 H=2 D=8 capacity=71 position=70 part=value')?.outputShape).toEqual([3, 2, 71, 8]);
+    expect(comparisons.find((c) => c.label === 'B=5 H=3 D=24 T=100 capacity=101')?.outputShape).toEqual([1, 5, 72]);
+    expect(tensorsLeaked).toBe(0);
+  });
+
+  test('sampling on the device draws the JS sampler\'s tokens and reads back 2 numbers a row', async ({ page }) => {
+    await openHarness(page);
+    const { comparisons, edgeTokens, tensorsLeaked } = await call(page, 'compareSampling');
+    for (const c of comparisons) {
+      console.log(`temperature ${c.temperature}: ${c.mismatches}/${c.rows} tokens differ, log-probs within ${c.maxLogProbDiff.toExponential(1)}`);
+      expect(c.mismatches, `temperature ${c.temperature}`).toBe(0);
+      expect(c.maxLogProbDiff, `temperature ${c.temperature}`).toBeLessThan(TOLERANCE);
+      expect([c.readbacks, c.readbackBytes]).toEqual([1, c.rows * 2 * 4]);
+    }
+    // A draw of 0 takes the first token with weight, the largest draw below 1 the last (never one at -Infinity).
+    expect(edgeTokens).toEqual([0, 2]);
     expect(tensorsLeaked).toBe(0);
   });
 
@@ -83,9 +98,9 @@ test.describe('fused WebGPU kernels', () => {
     // 2 concats, softmax, 3 adds (ALiBi row, 2 residuals), 5 for the GELU gate = 30; plus gather, a
     // LayerNorm, 2 heads, 2 reshapes = 9.
     expect(plain.kernelsLastStep).toBe(3 * 30 + 9);
-    // Fused per layer: 2 LayerNorms, 4 matMuls, 2 appends, attention, 2 adds, the gate = 12; plus 6.
+    // Fused per layer: 2 LayerNorms, 4 matMuls, 2 cache writes, attention, 2 adds, the gate = 12; plus 6.
     expect(fused.kernelsLastStep).toBe(3 * 12 + 6);
-    expect(fused.byKernel).toMatchObject({ TirRmsNorm: 7, TirGeluGate: 3, TirAppendHeads: 6, TirAlibiAttention: 3 });
+    expect(fused.byKernel).toMatchObject({ TirRmsNorm: 7, TirGeluGate: 3, TirWriteHeads: 6, TirAlibiAttention: 3 });
     expect(fused.gpuProgramsPerStep).toBeLessThan(plain.gpuProgramsPerStep / 2);
     expect([plain.tensorsLeaked, fused.tensorsLeaked]).toEqual([0, 0]);
   });

@@ -13,7 +13,7 @@ import { useWasmBackend } from './modelHelpers';
 beforeAll(useWasmBackend);
 
 describe('countDispatches', () => {
-  it('counts each kernel call and each readback, by name, until stopped', async () => {
+  it('counts each kernel call and each readback (and its bytes), by name, until stopped', async () => {
     const a = tf.tensor1d([1, 2, 3]);
     const b = tf.tensor1d([10, 20, 30]);
     const counter = countDispatches();
@@ -21,10 +21,11 @@ describe('countDispatches', () => {
     const product = tf.mul(sum, 2); // the scalar 2 is uploaded, not a kernel
     expect(Array.from(product.dataSync())).toEqual([22, 44, 66]);
     expect(Array.from(await sum.data())).toEqual([11, 22, 33]);
-    expect(counter.counts()).toEqual({ kernels: 2, readbacks: 2, byKernel: { Add: 1, Multiply: 1 } });
+    // two reads of 3 float32 each
+    expect(counter.counts()).toEqual({ kernels: 2, readbacks: 2, readbackBytes: 24, byKernel: { Add: 1, Multiply: 1 } });
     counter.reset();
     tf.dispose(tf.add(a, b));
-    expect(counter.counts()).toEqual({ kernels: 1, readbacks: 0, byKernel: { Add: 1 } });
+    expect(counter.counts()).toEqual({ kernels: 1, readbacks: 0, readbackBytes: 0, byKernel: { Add: 1 } });
     counter.stop();
     tf.dispose(tf.add(a, b));
     product.dataSync();
@@ -49,6 +50,8 @@ describe('a token step of the base model through the KV cache', () => {
     expect(run.dispatchesPerTokenStep).toBe((99 * steps - 6 + 1) / steps);
     // one logits readback per step, one for all the values at the end
     expect(run.readbacksPerTokenStep).toBe((steps + 1) / steps);
+    // each step's logits [2, 99] and, at the end, every step's two values, as float32
+    expect(run.readbackBytesPerTokenStep).toBe((steps * 2 * 99 * 4 + steps * 2 * 4) / steps);
     // per layer 2 mean squares and 4 projections; the final mean square and the two heads
     expect(run.kernelsPerTokenStep._FusedMatMul).toBe(6 * 3 + 3);
   });

@@ -45,6 +45,7 @@ export const BENCH_REPORT_SCHEMA: Record<string, Schema> = {
   step: { nmax2: STEP_SCHEMA, nmax0: STEP_SCHEMA },
   dispatchesPerTokenStep: 'number',
   readbacksPerTokenStep: 'number',
+  readbackBytesPerTokenStep: 'number',
   kernelsPerTokenStep: 'object',
   tensorsLeakedPerStep: 'number',
 };

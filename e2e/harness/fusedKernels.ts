@@ -1,8 +1,9 @@
 /**
  * Harness page for e2e/fusedKernels.spec.ts: each fused WGSL kernel (src/browser/webgpu/) against
- * the plain tfjs ops it replaces, on webgpu and on cpu, from seeded random inputs; tfjs's Adam
- * against the fused one; a KV-cache decode with the fused kernels against the full forward; and the
- * kernel calls and GPU programs of a token step with and without them. Exposed as
+ * the plain tfjs ops it replaces, on webgpu and on cpu, from seeded random inputs; the sampling
+ * kernel against the JS sampler; tfjs's Adam against the fused one; a KV-cache decode with the fused
+ * kernels (preallocated cache, rows dropped midway) against the full forward; and the kernel calls
+ * and GPU programs of a token step with and without them. Exposed as
  * `window.fusedKernelsHarness` for page.evaluate.
  */
 import * as tf from '@tensorflow/tfjs-core';
@@ -10,7 +11,8 @@ import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
 import { countDispatches } from '../../src/core/bench/dispatchCounter';
 import { alibiSlopes } from '../../src/core/model/attention';
 import { BASE_MODEL_CONFIG, type GPTConfig } from '../../src/core/model/config';
-import { alibiAttention, appendHeads, applyGradients, FUSED_KERNELS, geluGate, QKV_PART, rmsNorm } from '../../src/core/model/fusedOps';
+import { alibiAttention, applyGradients, FUSED_KERNELS, geluGate, QKV_PART, rmsNorm, sampleRows, writeHeads } from '../../src/core/model/fusedOps';
+import { sampleFromLogits, sampleTokens } from '../../src/core/model/sampling';
 import { GPT, weightSpecs } from '../../src/core/model/gpt';
 import { Random } from '../../src/core/random';
 import { clipByGlobalNorm } from '../../src/core/rl/gradClip';
@@ -48,23 +50,27 @@ function normals(rng: Random, shape: number[], std: number): { shape: number[]; 
 const plainRmsNorm = (x: tf.Tensor, eps: number) => tf.mul(x, tf.rsqrt(tf.add(tf.mean(tf.square(x), -1, true), eps)));
 const plainGeluGate = (x: tf.Tensor, offset: number) => tf.mul(x, tf.sigmoid(tf.mul(x, tf.add(tf.square(x), offset))));
 
-/** decoding.ts's plain path: this position's heads of one part of qkv, concatenated to the cache. */
-function plainAppend(qkv: tf.Tensor, past: tf.Tensor | undefined, H: number, part: number): tf.Tensor {
+/** The cache with position `position` replaced by this position's heads of one part of qkv (plain ops). */
+function plainWrite(qkv: tf.Tensor, cache: tf.Tensor, H: number, part: number, position: number): tf.Tensor {
   const [, B, threeC] = qkv.shape;
+  const [, , capacity, D] = cache.shape;
   const heads = tf.reshape(tf.split(qkv, 3, 2)[part], [B, H, 1, threeC / 3 / H]);
-  return past ? tf.concat([past, heads], 2) : heads;
+  const before = tf.slice(cache, [0, 0, 0, 0], [B, H, position, D]);
+  const after = tf.slice(cache, [0, 0, position + 1, 0], [B, H, capacity - position - 1, D]);
+  return tf.concat([before, heads, after], 2);
 }
 
-/** decoding.ts's plain path: q k^T + the uploaded ALiBi row, softmax, times v. */
-function plainAttention(qkv: tf.Tensor, keys: tf.Tensor, values: tf.Tensor, H: number): tf.Tensor {
+/** decoding.ts's plain path over the first `length` positions: q k^T + the uploaded ALiBi row, softmax, times v. */
+function plainAttention(qkv: tf.Tensor, keyCache: tf.Tensor, valueCache: tf.Tensor, H: number, length: number): tf.Tensor {
   const [, B, threeC] = qkv.shape;
   const C = threeC / 3;
-  const T = keys.shape[2]!;
+  const T = length;
+  const filled = (cache: tf.Tensor) => tf.slice(cache, [0, 0, 0, 0], [B, H, T, C / H]) as tf.Tensor4D;
   const slopes = alibiSlopes(H);
   const row = Float32Array.from({ length: H * T }, (_, i) => -slopes[Math.floor(i / T)] * (T - 1 - (i % T)));
   const q = tf.reshape(tf.split(qkv, 3, 2)[0], [B, H, 1, C / H]) as tf.Tensor4D;
-  const weights = tf.softmax(tf.add(tf.matMul(q, keys as tf.Tensor4D, false, true), tf.tensor4d(row, [1, H, 1, T])));
-  return tf.reshape(tf.matMul(weights, values as tf.Tensor4D), [1, B, C]);
+  const weights = tf.softmax(tf.add(tf.matMul(q, filled(keyCache), false, true), tf.tensor4d(row, [1, H, 1, T])));
+  return tf.reshape(tf.matMul(weights, filled(valueCache)), [1, B, C]);
 }
 
 function kernelCases(): KernelCase[] {
@@ -90,28 +96,28 @@ function kernelCases(): KernelCase[] {
       plain: ({ x }) => plainGeluGate(x, offset),
     });
   }
-  for (const [B, H, D, pastLength] of [[1, 4, 16, 0], [1, 4, 16, 1], [3, 2, 8, 70], [128, 4, 16, 5]]) {
+  // Positions first, inside and last of the capacity; the rest of the cache must stay as it was.
+  for (const [B, H, D, capacity, position] of [[1, 4, 16, 1, 0], [1, 4, 16, 8, 1], [3, 2, 8, 71, 70], [128, 4, 16, 256, 5]]) {
     for (const part of [QKV_PART.key, QKV_PART.value]) {
-      const inputs: InputData = { qkv: normals(rng, [1, B, 3 * H * D], 1) };
-      if (pastLength > 0) inputs.past = normals(rng, [B, H, pastLength, D], 1);
       cases.push({
-        kernel: FUSED_KERNELS.appendHeads,
-        label: `B=${B} H=${H} D=${D} past=${pastLength} part=${part === QKV_PART.key ? 'key' : 'value'}`,
-        inputs,
-        fused: ({ qkv, past }) => appendHeads(qkv as tf.Tensor3D, (past as tf.Tensor4D | undefined) ?? null, H, part),
-        plain: ({ qkv, past }) => plainAppend(qkv, past, H, part),
+        kernel: FUSED_KERNELS.writeHeads,
+        label: `B=${B} H=${H} D=${D} capacity=${capacity} position=${position} part=${part === QKV_PART.key ? 'key' : 'value'}`,
+        inputs: { qkv: normals(rng, [1, B, 3 * H * D], 1), cache: normals(rng, [B, H, capacity, D], 1) },
+        fused: ({ qkv, cache }) => writeHeads(qkv as tf.Tensor3D, cache as tf.Tensor4D, H, part, position),
+        plain: ({ qkv, cache }) => plainWrite(qkv, cache, H, part, position),
       });
     }
   }
-  // T crosses the 64-key tile; D = 24 leaves two key groups, D = 96 is wider than the workgroup.
-  const attentionShapes = [[1, 4, 16, 1], [1, 1, 8, 1], [2, 4, 16, 64], [2, 4, 16, 65], [3, 2, 8, 130], [5, 3, 24, 100], [1, 2, 96, 70], [128, 4, 16, 17]];
-  for (const [B, H, D, T] of attentionShapes) {
+  // T crosses the 64-key tile; D = 24 leaves two key groups, D = 96 is wider than the workgroup;
+  // where the capacity is larger than T, what lies past T must not count.
+  const attentionShapes = [[1, 4, 16, 1, 1], [1, 1, 8, 1, 5], [2, 4, 16, 64, 64], [2, 4, 16, 65, 256], [3, 2, 8, 130, 130], [5, 3, 24, 100, 101], [1, 2, 96, 70, 80], [128, 4, 16, 17, 256]];
+  for (const [B, H, D, T, capacity] of attentionShapes) {
     cases.push({
       kernel: FUSED_KERNELS.alibiAttention,
-      label: `B=${B} H=${H} D=${D} T=${T}`,
-      inputs: { qkv: normals(rng, [1, B, 3 * H * D], 0.5), keys: normals(rng, [B, H, T, D], 1), values: normals(rng, [B, H, T, D], 1) },
-      fused: ({ qkv, keys, values }) => alibiAttention(qkv as tf.Tensor3D, keys as tf.Tensor4D, values as tf.Tensor4D, H),
-      plain: ({ qkv, keys, values }) => plainAttention(qkv, keys, values, H),
+      label: `B=${B} H=${H} D=${D} T=${T} capacity=${capacity}`,
+      inputs: { qkv: normals(rng, [1, B, 3 * H * D], 0.5), keys: normals(rng, [B, H, capacity, D], 1), values: normals(rng, [B, H, capacity, D], 1) },
+      fused: ({ qkv, keys, values }) => alibiAttention(qkv as tf.Tensor3D, keys as tf.Tensor4D, values as tf.Tensor4D, H, T),
+      plain: ({ qkv, keys, values }) => plainAttention(qkv, keys, values, H, T),
     });
   }
   return cases;
@@ -161,6 +167,57 @@ async function compareKernels(): Promise<{ comparisons: KernelComparison[]; tens
   }
   await tf.setBackend('webgpu');
   return { comparisons, tensorsLeaked: tf.memory().numTensors - before };
+}
+
+export interface SamplingComparison {
+  temperature: number;
+  /** Rows whose token differs from the JS sampler's with the same seed, of `rows`. */
+  mismatches: number;
+  rows: number;
+  /** Largest |log-prob on the device - in JS| over the rows. */
+  maxLogProbDiff: number;
+  /** What sampleTokens read back: one [B, 2] float32. */
+  readbacks: number;
+  readbackBytes: number;
+}
+
+/**
+ * sampleTokens on webgpu (the fused kernel) against sampleFromLogits in JS, from the same seed, on
+ * 128 rows of 99 logits; every other row has its lower half at -Infinity, as a top-p filter leaves
+ * it. Also the draws at the ends of [0, 1): the first and the last token that can be drawn.
+ */
+async function compareSampling(): Promise<{ comparisons: SamplingComparison[]; edgeTokens: number[]; tensorsLeaked: number }> {
+  await startWebgpu();
+  const before = tf.memory().numTensors;
+  const [B, V] = [128, 99];
+  const rng = new Random(12);
+  const data = normals(rng, [B, V], 3).values;
+  for (let b = 1; b < B; b += 2) {
+    const row = data.subarray(b * V, (b + 1) * V);
+    const median = [...row].sort((x, y) => x - y)[Math.floor(V / 2)];
+    row.forEach((x, i) => (row[i] = x < median ? -Infinity : x));
+  }
+  const logits = tf.tensor2d(data, [B, V]);
+  const comparisons: SamplingComparison[] = [];
+  for (const temperature of [0, 0.7, 1, 1.5]) {
+    const expected = sampleFromLogits(data, B, temperature, new Random(40));
+    const counter = countDispatches();
+    const onDevice = await sampleTokens(logits, temperature, new Random(40));
+    const { readbacks, readbackBytes } = counter.counts();
+    counter.stop();
+    let mismatches = 0;
+    let maxLogProbDiff = 0;
+    for (let b = 0; b < B; b++) {
+      if (onDevice.tokens[b] !== expected.tokens[b]) mismatches++;
+      else maxLogProbDiff = Math.max(maxLogProbDiff, Math.abs(onDevice.logProbs[b] - expected.logProbs[b]));
+    }
+    comparisons.push({ temperature, mismatches, rows: B, maxLogProbDiff, readbacks, readbackBytes });
+  }
+  logits.dispose();
+  const edge = tf.tidy(() => sampleRows(tf.tensor2d([0, -Infinity, 0, -Infinity, 0, -Infinity, 0, -Infinity], [2, 4]), tf.tensor1d([0, 1 - 2 ** -24]), 1));
+  const pairs = await edge.data();
+  edge.dispose();
+  return { comparisons, edgeTokens: [pairs[0], pairs[2]], tensorsLeaked: tf.memory().numTensors - before };
 }
 
 export interface AdamRun {
@@ -260,12 +317,16 @@ export interface DecodeComparison {
   tensorsLeaked: number;
 }
 
-/** Decodes B sequences position by position through the KV cache and compares with one forward pass. */
+/**
+ * Decodes B sequences position by position through the KV cache and compares with one forward pass;
+ * midway the middle sequence leaves the cache (keepRows), as a finished rollout does.
+ */
 async function compareDecode(): Promise<DecodeComparison> {
   await startWebgpu();
   const config: GPTConfig = { vocabSize: 99, contextLength: 66, nLayer: 2, nHead: 4, nEmbd: 64, mlpRatio: 4 };
   const B = 3;
-  const T = 66; // past the attention kernel's 64-key tile
+  const T = 66; // past the attention kernel's 64-key tile, and the whole preallocated capacity
+  const keepAt = 40;
   const model = randomModel(config, 3);
   const rng = new Random(4);
   const tokens = Int32Array.from({ length: B * T }, () => rng.int(0, config.vocabSize - 1));
@@ -276,17 +337,22 @@ async function compareDecode(): Promise<DecodeComparison> {
   const before = tf.memory().numTensors;
   const counter = countDispatches();
   const cache = model.newCache(B);
+  let rows = [0, 1, 2];
   let maxLogitDiff = 0;
   let maxValueDiff = 0;
   const V = config.vocabSize;
   for (let t = 0; t < T; t++) {
-    const out = model.step(cache, Int32Array.from({ length: B }, (_, b) => tokens[b * T + t]));
+    if (t === keepAt) {
+      cache.keepRows([0, 2]);
+      rows = [0, 2];
+    }
+    const out = model.step(cache, Int32Array.from(rows, (b) => tokens[b * T + t]));
     const [logits, values] = await Promise.all([out.logits.data(), out.values.data()]);
     tf.dispose([out.logits, out.values]);
-    for (let b = 0; b < B; b++) {
-      maxValueDiff = Math.max(maxValueDiff, Math.abs(values[b] - fullValues[b * T + t]));
-      for (let v = 0; v < V; v++) maxLogitDiff = Math.max(maxLogitDiff, Math.abs(logits[b * V + v] - fullLogits[(b * T + t) * V + v]));
-    }
+    rows.forEach((b, row) => {
+      maxValueDiff = Math.max(maxValueDiff, Math.abs(values[row] - fullValues[b * T + t]));
+      for (let v = 0; v < V; v++) maxLogitDiff = Math.max(maxLogitDiff, Math.abs(logits[row * V + v] - fullLogits[(b * T + t) * V + v]));
+    });
   }
   cache.dispose();
   const fusedAttentionCalls = counter.counts().byKernel[FUSED_KERNELS.alibiAttention] ?? 0;
@@ -381,7 +447,7 @@ async function gradientNorm(): Promise<{ norm: number; expected: number; tensors
   return { norm, expected: Math.sqrt(sizes.reduce((a, b) => a + b, 0)), tensorsLeaked: tf.memory().numTensors - before };
 }
 
-const harness = { compareKernels, compareAdam, compareDecode, tokenStepCost, gradientNorm };
+const harness = { compareKernels, compareSampling, compareAdam, compareDecode, tokenStepCost, gradientNorm };
 export type FusedKernelsHarness = typeof harness;
 
 declare global {

@@ -1,8 +1,9 @@
 /**
  * Single-query attention with ALiBi against a KV cache, in one dispatch: for each sequence b and
- * head h, the query (from qkv [1, B, 3C], pre-scaled by 1/sqrt(D)) at position T - 1 against keys and
- * values [B, H, T, D] gives softmax_j(q . k_j - slope_h (T - 1 - j)) summed over v_j, written to
- * [1, B, C] at h*D. tfjs needs matMul, add (an uploaded bias row), softmax and matMul, plus reshapes.
+ * head h, the query (from qkv [1, B, 3C], pre-scaled by 1/sqrt(D)) at position T - 1 against the
+ * first T positions of keys and values [B, H, capacity, D] gives softmax_j(q . k_j - slope_h (T - 1 - j))
+ * summed over v_j, written to [1, B, C] at h*D. T is a uniform, so a preallocated cache is read only
+ * as far as it is filled. tfjs needs matMul, add (an uploaded bias row), softmax and matMul, plus reshapes.
  *
  * One workgroup per (b, h). Any T: the keys are visited in tiles of WORKGROUP, so shared memory
  * does not grow with the context. Three passes: the largest score (so exp cannot overflow); per
@@ -21,6 +22,8 @@ export class AlibiAttentionProgram implements WebGPUProgram {
   readonly dispatchLayout: { x: number[] };
   dispatch: [number, number, number];
   readonly workgroupSize: [number, number, number] = [WORKGROUP, 1, 1];
+  /** The positions filled so far; the query is the last of them. */
+  readonly uniforms = 'length : i32,';
 
   /** outputShape [1, B, C]; the head count and width are compiled in (with the slopes). */
   constructor(
@@ -68,9 +71,9 @@ export class AlibiAttentionProgram implements WebGPUProgram {
         let inRange = b < uniforms.outShape.y;
         var slopes = array<f32, HEADS>(${slopes.join(', ')});
         let slope = slopes[h];
-        let T = uniforms.keyCacheShape.z;
+        let T = uniforms.length;
         let queryPosition = T - 1;
-        let cacheStart = pair * T * HEAD_DIM;
+        let cacheStart = pair * uniforms.keyCacheShape.z * HEAD_DIM;
         let rowWidth = uniforms.qkvShape.z;
         if (inRange) {
           for (var d = 0; d < HEAD_DIM; d++) {

@@ -1,16 +1,18 @@
 /**
  * The fused kernels of src/core/model/fusedOps.ts as WGSL programs on tfjs's WebGPU backend. Once
- * registered, the engine finds them by name (hasFusedKernel) and a decoding step or an Adam step
- * runs fewer dispatches; no other backend is touched. Register before or after the backend starts.
+ * registered, the engine finds them by name (hasFusedKernel): a decoding step or an Adam step runs
+ * fewer dispatches, the KV cache is preallocated and written in place, and a token is drawn on the
+ * device; no other backend is touched. Register before or after the backend starts.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
 import { FUSED_KERNELS, QKV_PART, type AdamStepAttrs } from '../../core/model/fusedOps';
 import { AdamProgram, type AdamResult } from './adamProgram';
 import { AlibiAttentionProgram } from './alibiAttentionProgram';
-import { AppendHeadsProgram } from './appendHeadsProgram';
 import { GeluGateProgram } from './geluGateProgram';
 import { RmsNormProgram } from './rmsNormProgram';
+import { SampleRowsProgram } from './sampleRowsProgram';
+import { WriteHeadsProgram } from './writeHeadsProgram';
 
 type KernelArgs = Parameters<tf.KernelFunc>[0];
 
@@ -48,36 +50,57 @@ function headShape(kernel: string, qkv: tf.TensorInfo, nHead: number): [number, 
   return [B, nHead, threeC / 3 / nHead];
 }
 
-function appendHeads({ inputs, backend, attrs }: KernelArgs): tf.TensorInfo {
-  const { qkv, past } = inputs as { qkv: tf.TensorInfo; past?: tf.TensorInfo };
-  const { nHead, part } = attrs as { nHead: number; part: number };
-  const kernel = FUSED_KERNELS.appendHeads;
-  expectFloat(kernel, past ? { qkv, past } : { qkv });
+function writeHeads({ inputs, backend, attrs }: KernelArgs): tf.TensorInfo {
+  const { qkv, cache } = inputs as { qkv: tf.TensorInfo; cache: tf.TensorInfo };
+  const { nHead, part, position } = attrs as { nHead: number; part: number; position: number };
+  const kernel = FUSED_KERNELS.writeHeads;
+  expectFloat(kernel, { qkv, cache });
   if (part !== QKV_PART.key && part !== QKV_PART.value) throw new Error(`${kernel}: part must be ${QKV_PART.key} or ${QKV_PART.value}, got ${part}`);
   const [B, H, D] = headShape(kernel, qkv, nHead);
-  const pastLength = past ? past.shape[2] : 0;
-  if (past && (past.shape.length !== 4 || past.shape[0] !== B || past.shape[1] !== H || past.shape[3] !== D)) {
-    throw new Error(`${kernel}: past must be [${B}, ${H}, T, ${D}], got [${past.shape}]`);
+  const [b, h, capacity, d] = cache.shape;
+  if (cache.shape.length !== 4 || b !== B || h !== H || d !== D) throw new Error(`${kernel}: cache must be [${B}, ${H}, capacity, ${D}], got [${cache.shape}]`);
+  if (!Number.isInteger(position) || position < 0 || position >= capacity) {
+    throw new Error(`${kernel}: position ${position} is outside the cache's capacity of ${capacity}`);
   }
-  const program = new AppendHeadsProgram([B, H, pastLength + 1, D], past !== undefined);
-  const uniforms = [{ type: 'int32', data: [part * H * D] }];
-  return (backend as WebGPUBackend).runWebGPUProgram(program, past ? [qkv, past] : [qkv], 'float32', uniforms);
+  const webgpu = backend as WebGPUBackend;
+  const uniforms = [{ type: 'int32', data: [part * H * D] }, { type: 'int32', data: [position] }];
+  webgpu.runWebGPUProgram(new WriteHeadsProgram(cache.shape), [qkv], 'float32', uniforms, cache);
+  // A second handle on the written storage, counted as reshape counts its own.
+  webgpu.incRef(cache.dataId);
+  return { dataId: cache.dataId, shape: cache.shape, dtype: cache.dtype };
 }
 
 function alibiAttention({ inputs, backend, attrs }: KernelArgs): tf.TensorInfo {
   const { qkv, keys, values } = inputs as { qkv: tf.TensorInfo; keys: tf.TensorInfo; values: tf.TensorInfo };
-  const { nHead } = attrs as { nHead: number };
+  const { nHead, length } = attrs as { nHead: number; length: number };
   const kernel = FUSED_KERNELS.alibiAttention;
   expectFloat(kernel, { qkv, keys, values });
   const [B, H, D] = headShape(kernel, qkv, nHead);
   for (const [name, cache] of Object.entries({ keys, values })) {
-    const [b, h, t, d] = cache.shape;
-    if (cache.shape.length !== 4 || b !== B || h !== H || d !== D || t < 1 || t !== keys.shape[2]) {
-      throw new Error(`${kernel}: ${name} must be [${B}, ${H}, T, ${D}] with T >= 1 as keys, got [${cache.shape}]`);
+    const [b, h, capacity, d] = cache.shape;
+    if (cache.shape.length !== 4 || b !== B || h !== H || d !== D || capacity !== keys.shape[2]) {
+      throw new Error(`${kernel}: ${name} must be [${B}, ${H}, capacity, ${D}] as keys, got [${cache.shape}]`);
     }
   }
+  if (!Number.isInteger(length) || length < 1 || length > keys.shape[2]) {
+    throw new Error(`${kernel}: length must be an integer in [1, ${keys.shape[2]}], got ${length}`);
+  }
   const program = new AlibiAttentionProgram([1, B, H * D], H);
-  return (backend as WebGPUBackend).runWebGPUProgram(program, [qkv, keys, values], 'float32');
+  return (backend as WebGPUBackend).runWebGPUProgram(program, [qkv, keys, values], 'float32', [{ type: 'int32', data: [length] }]);
+}
+
+function sampleRows({ inputs, backend, attrs }: KernelArgs): tf.TensorInfo {
+  const { logits, draws } = inputs as { logits: tf.TensorInfo; draws: tf.TensorInfo };
+  const { temperature } = attrs as { temperature: number };
+  const kernel = FUSED_KERNELS.sampleRows;
+  expectFloat(kernel, { logits, draws });
+  if (logits.shape.length !== 2 || draws.shape.length !== 1 || draws.shape[0] !== logits.shape[0]) {
+    throw new Error(`${kernel}: logits must be [B, V] and draws [B], got [${logits.shape}] and [${draws.shape}]`);
+  }
+  if (!(temperature >= 0) || !Number.isFinite(temperature)) throw new Error(`${kernel}: temperature must be a finite number >= 0, got ${temperature}`);
+  const greedy = temperature === 0;
+  const uniforms = [{ type: 'float32', data: [greedy ? 1 : 1 / temperature] }, { type: 'int32', data: [greedy ? 1 : 0] }];
+  return (backend as WebGPUBackend).runWebGPUProgram(new SampleRowsProgram(logits.shape[0]), [logits, draws], 'float32', uniforms);
 }
 
 function adamUpdate({ inputs, backend, attrs }: KernelArgs): tf.TensorInfo[] {
@@ -100,8 +123,9 @@ function adamUpdate({ inputs, backend, attrs }: KernelArgs): tf.TensorInfo[] {
 const KERNELS: tf.KernelConfig[] = [
   { kernelName: FUSED_KERNELS.rmsNorm, backendName: 'webgpu', kernelFunc: rmsNorm },
   { kernelName: FUSED_KERNELS.geluGate, backendName: 'webgpu', kernelFunc: geluGate },
-  { kernelName: FUSED_KERNELS.appendHeads, backendName: 'webgpu', kernelFunc: appendHeads },
+  { kernelName: FUSED_KERNELS.writeHeads, backendName: 'webgpu', kernelFunc: writeHeads },
   { kernelName: FUSED_KERNELS.alibiAttention, backendName: 'webgpu', kernelFunc: alibiAttention },
+  { kernelName: FUSED_KERNELS.sampleRows, backendName: 'webgpu', kernelFunc: sampleRows },
   { kernelName: FUSED_KERNELS.adamUpdate, backendName: 'webgpu', kernelFunc: adamUpdate },
 ];
 

@@ -51,6 +51,7 @@ export interface BenchReport {
   step: { nmax2: StepRun; nmax0: StepRun };
   dispatchesPerTokenStep: number;
   readbacksPerTokenStep: number;
+  readbackBytesPerTokenStep: number;
   kernelsPerTokenStep: Record<string, number>;
   tensorsLeakedPerStep: number;
 }
@@ -103,6 +104,7 @@ export async function runBenchmark({ model, modelSource, sandbox, sizes, onPhase
     step: { nmax2, nmax0 },
     dispatchesPerTokenStep: cached.dispatchesPerTokenStep,
     readbacksPerTokenStep: cached.readbacksPerTokenStep,
+    readbackBytesPerTokenStep: cached.readbackBytesPerTokenStep,
     kernelsPerTokenStep: cached.kernelsPerTokenStep,
     tensorsLeakedPerStep: Math.max(nmax2.tensorsLeaked, nmax0.tensorsLeaked),
   };

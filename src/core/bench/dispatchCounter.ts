@@ -9,6 +9,8 @@ import * as tf from '@tensorflow/tfjs-core';
 export interface DispatchCounts {
   kernels: number;
   readbacks: number;
+  /** Bytes those readbacks brought back. */
+  readbackBytes: number;
   /** Kernel calls by name, for finding where a step spends its dispatches. */
   byKernel: Record<string, number>;
 }
@@ -28,6 +30,11 @@ export function countDispatches(engine: Engine = tf.engine()): DispatchCounter {
   const original = { runKernel: engine.runKernel, read: engine.read, readSync: engine.readSync };
   let kernels = 0;
   let readbacks = 0;
+  let readbackBytes = 0;
+  const countRead = (dataId: object) => {
+    readbacks++;
+    readbackBytes += engine.state.tensorInfo.get(dataId)?.bytes ?? 0;
+  };
   let byKernel: Record<string, number> = {};
   // Own properties shadow the prototype's methods; deleting them restores the originals.
   engine.runKernel = function (this: Engine, ...args: Parameters<Engine['runKernel']>) {
@@ -36,18 +43,19 @@ export function countDispatches(engine: Engine = tf.engine()): DispatchCounter {
     return original.runKernel.apply(this, args);
   } as Engine['runKernel'];
   engine.read = function (this: Engine, ...args: Parameters<Engine['read']>) {
-    readbacks++;
+    countRead(args[0]);
     return original.read.apply(this, args);
   };
   engine.readSync = function (this: Engine, ...args: Parameters<Engine['readSync']>) {
-    readbacks++;
+    countRead(args[0]);
     return original.readSync.apply(this, args);
   };
   return {
-    counts: () => ({ kernels, readbacks, byKernel: { ...byKernel } }),
+    counts: () => ({ kernels, readbacks, readbackBytes, byKernel: { ...byKernel } }),
     reset: () => {
       kernels = 0;
       readbacks = 0;
+      readbackBytes = 0;
       byKernel = {};
     },
     stop: () => {

@@ -6,7 +6,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { GPT } from '../model/gpt';
-import { sampleFromLogits } from '../model/sampling';
+import { sampleTokens } from '../model/sampling';
 import { Random } from '../random';
 import { BOS } from '../tokenizer';
 import { decodeStep, readKeptValues } from '../rl/rollout';
@@ -22,6 +22,8 @@ export interface GenerationRun {
 export interface CachedGenerationRun extends GenerationRun {
   dispatchesPerTokenStep: number;
   readbacksPerTokenStep: number;
+  /** What those readbacks bring back: the logits [B, V], or on WebGPU the sampled [B, 2]. */
+  readbackBytesPerTokenStep: number;
   /** Kernel calls per token step by kernel name, largest first. */
   kernelsPerTokenStep: Record<string, number>;
 }
@@ -62,9 +64,12 @@ export async function generateByRecompute(model: GPT, batch: number, newTokens: 
       const { logits } = model.forward(tf.tensor2d(rows.flat(), [batch, width], 'int32'));
       return tf.reshape(tf.slice(logits, [0, width - 1, 0], [batch, 1, V]), [batch, V]);
     });
-    const data = (await last.data()) as Float32Array;
-    last.dispose();
-    const { tokens } = sampleFromLogits(data, batch, 1, rng);
+    let tokens: Int32Array;
+    try {
+      tokens = (await sampleTokens(last as tf.Tensor2D, 1, rng)).tokens;
+    } finally {
+      last.dispose();
+    }
     rows.forEach((row, b) => row.push(tokens[b]));
   }
   return rates(batch, newTokens, (performance.now() - started) / 1000);
@@ -79,6 +84,7 @@ function perStep(counts: DispatchCounts, steps: number) {
   return {
     dispatchesPerTokenStep: round(counts.kernels / steps, 2),
     readbacksPerTokenStep: round(counts.readbacks / steps, 2),
+    readbackBytesPerTokenStep: round(counts.readbackBytes / steps, 1),
     kernelsPerTokenStep: Object.fromEntries(byName.map(([name, n]) => [name, round(n / steps, 2)])),
   };
 }

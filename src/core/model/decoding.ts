@@ -11,13 +11,14 @@
  *   takes, so the kernel is called directly (the op would add three reshapes around it);
  * - the ALiBi bias row of the position is written in JS and uploaded, not sliced on the device.
  * Where the backend has fused kernels (fusedOps.ts; WebGPU), a LayerNorm and the GELU gate are one
- * dispatch each, and attention (growing the cache, ALiBi scores, softmax, weighted sum) three, not 11.
+ * dispatch each, and attention (writing the cache, ALiBi scores, softmax, weighted sum) three, not 11;
+ * the cache is then preallocated to the context length and each position written in place.
  * A cache decodes with the weights as they were when it was made: rollouts make one per batch.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { alibiSlopes } from './attention';
 import type { GPTConfig } from './config';
-import { alibiAttention, appendHeads, FUSED_KERNELS, geluGate, hasFusedKernel, QKV_PART, rmsNorm } from './fusedOps';
+import { alibiAttention, FUSED_KERNELS, geluGate, hasFusedKernel, QKV_PART, rmsNorm, writeHeads } from './fusedOps';
 import { GELU_CUBIC, GELU_SCALE, LAYER_NORM_EPS, type LayerNormWeights, type Linear, type ModelWeights } from './gpt';
 
 // Type aliases, not interfaces, so that tf.tidy and tf.dispose accept them as tensor containers.
@@ -99,7 +100,11 @@ function decodingWeights(weights: ModelWeights, config: GPTConfig): DecodingWeig
   });
 }
 
-/** Keys and values of every layer, each [B, H, positions so far, D], grown by concat. */
+/**
+ * Keys and values of every layer. With the fused kernels, each is [B, H, contextLength, D] from the
+ * start and a position is written in place; otherwise [B, H, positions so far, D], grown by concat
+ * (tfjs has no in-place write, and on wasm or cpu a preallocated cache would be sliced, a copy, every step).
+ */
 export class DecodingCache {
   private keys: tf.Tensor4D[] = [];
   private values: tf.Tensor4D[] = [];
@@ -117,6 +122,11 @@ export class DecodingCache {
   ) {
     this.weights = decodingWeights(modelWeights, config);
     this.fused = fusedChoice();
+    if (this.fused.attention) {
+      const shape: [number, number, number, number] = [batchSize, config.nHead, config.contextLength, config.nEmbd / config.nHead];
+      this.keys = Array.from({ length: config.nLayer }, () => tf.zeros(shape));
+      this.values = Array.from({ length: config.nLayer }, () => tf.zeros(shape));
+    }
   }
 
   /** Feeds one (checked) token per sequence at position `length`: logits [B, V] and values [B] there. */
@@ -139,14 +149,14 @@ export class DecodingCache {
       const values: tf.Tensor4D[] = [];
       w.blocks.forEach((block, layer) => {
         const qkv = affine(normalize(x), block.qkv);
-        const pastKeys = this.length === 0 ? null : this.keys[layer];
-        const pastValues = this.length === 0 ? null : this.values[layer];
         let attended: tf.Tensor3D;
         if (fused.attention) {
-          keys.push(appendHeads(qkv, pastKeys, H, QKV_PART.key));
-          values.push(appendHeads(qkv, pastValues, H, QKV_PART.value));
-          attended = alibiAttention(qkv, keys[layer], values[layer], H);
+          keys.push(writeHeads(qkv, this.keys[layer], H, QKV_PART.key, this.length));
+          values.push(writeHeads(qkv, this.values[layer], H, QKV_PART.value, this.length));
+          attended = alibiAttention(qkv, keys[layer], values[layer], H, this.length + 1);
         } else {
+          const pastKeys = this.length === 0 ? null : this.keys[layer];
+          const pastValues = this.length === 0 ? null : this.values[layer];
           const [q, k, v] = tf.split(qkv, 3, 2).map((t) => tf.reshape(t, [B, H, 1, D]) as tf.Tensor4D);
           keys.push(pastKeys ? tf.concat([pastKeys, k], 2) : k);
           values.push(pastValues ? tf.concat([pastValues, v], 2) : v);
@@ -176,7 +186,7 @@ export class DecodingCache {
       }
     });
     if (rows.length === B) return;
-    if (this.length > 0) {
+    if (this.keys.length > 0) {
       const kept = tf.tidy(() => {
         const index = tf.tensor1d(Array.from(rows), 'int32');
         return { keys: this.keys.map((k) => tf.gather(k, index, 0)), values: this.values.map((v) => tf.gather(v, index, 0)) };
@@ -208,7 +218,7 @@ function fusedChoice(): FusedChoice {
   return {
     rmsNorm: hasFusedKernel(FUSED_KERNELS.rmsNorm),
     geluGate: hasFusedKernel(FUSED_KERNELS.geluGate),
-    attention: hasFusedKernel(FUSED_KERNELS.appendHeads) && hasFusedKernel(FUSED_KERNELS.alibiAttention),
+    attention: hasFusedKernel(FUSED_KERNELS.writeHeads) && hasFusedKernel(FUSED_KERNELS.alibiAttention),
   };
 }
 

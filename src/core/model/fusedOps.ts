@@ -12,8 +12,9 @@ import * as tf from '@tensorflow/tfjs-core';
 export const FUSED_KERNELS = {
   rmsNorm: 'TirRmsNorm',
   geluGate: 'TirGeluGate',
-  appendHeads: 'TirAppendHeads',
+  writeHeads: 'TirWriteHeads',
   alibiAttention: 'TirAlibiAttention',
+  sampleRows: 'TirSampleRows',
   adamUpdate: 'TirAdamUpdate',
 } as const;
 
@@ -38,24 +39,36 @@ export function geluGate<T extends tf.Tensor>(x: T, offset: number): T {
 }
 
 /**
- * A cache [B, H, T, D] (`past`; none before the first position) grown by this position's keys or
- * values, read from the fused projection qkv [1, B, 3C] (C = H * D): [B, H, T + 1, D].
- * Inputs { qkv, past? }, attrs { nHead, part } (part: QKV_PART).
+ * Writes this position's keys or values, read from the fused projection qkv [1, B, 3C] (C = H * D),
+ * into a preallocated cache [B, H, capacity, D] at `position`, in place, and returns a new handle on
+ * the same storage (as a reshape does). The one kernel that writes into an input: tfjs has no
+ * in-place update, and growing a cache by concat copies all of it every token step. Only a cache
+ * that nothing else reads may be passed (DecodingCache's own), and its old handle then disposed.
+ * Inputs { qkv, cache }, attrs { nHead, part, position } (part: QKV_PART).
  */
-export function appendHeads(qkv: tf.Tensor3D, past: tf.Tensor4D | null, nHead: number, part: number): tf.Tensor4D {
-  const inputs: tf.NamedTensorMap = past ? { qkv, past } : { qkv };
-  return tf.engine().runKernel(FUSED_KERNELS.appendHeads, inputs, { nHead, part }) as tf.Tensor4D;
+export function writeHeads(qkv: tf.Tensor3D, cache: tf.Tensor4D, nHead: number, part: number, position: number): tf.Tensor4D {
+  return tf.engine().runKernel(FUSED_KERNELS.writeHeads, { qkv, cache }, { nHead, part, position }) as tf.Tensor4D;
 }
 
 /**
- * One query position per sequence against its whole cache, with ALiBi (attention.ts's slopes): for
- * each sequence b and head h, with q from qkv [1, B, 3C] (already scaled by 1/sqrt(D)), keys and
- * values [B, H, T, D] and the query at position T - 1,
- *   out[0, b, h*D + d] = sum_j softmax_j(q . k_j - slope_h (T - 1 - j)) v_j[d],  [1, B, C].
- * Inputs { qkv, keys, values }, attrs { nHead }.
+ * One query position per sequence against the first `length` positions of its cache, with ALiBi
+ * (attention.ts's slopes): for each sequence b and head h, with q from qkv [1, B, 3C] (already scaled
+ * by 1/sqrt(D)), keys and values [B, H, capacity, D] and the query at position length - 1,
+ *   out[0, b, h*D + d] = sum_{j < length} softmax_j(q . k_j - slope_h (length - 1 - j)) v_j[d],  [1, B, C].
+ * Inputs { qkv, keys, values }, attrs { nHead, length }.
  */
-export function alibiAttention(qkv: tf.Tensor3D, keys: tf.Tensor4D, values: tf.Tensor4D, nHead: number): tf.Tensor3D {
-  return tf.engine().runKernel(FUSED_KERNELS.alibiAttention, { qkv, keys, values }, { nHead }) as tf.Tensor3D;
+export function alibiAttention(qkv: tf.Tensor3D, keys: tf.Tensor4D, values: tf.Tensor4D, nHead: number, length: number): tf.Tensor3D {
+  return tf.engine().runKernel(FUSED_KERNELS.alibiAttention, { qkv, keys, values }, { nHead, length }) as tf.Tensor3D;
+}
+
+/**
+ * model/sampling.ts's sampleFromLogits on the device: per row of logits [B, V], the argmax at
+ * temperature 0, else the inverse-CDF draw from softmax(logits / temperature) at draws[b] (uniform in
+ * [0, 1)); returns [B, 2] of (token, log-prob of the token), so a token step reads back 2B numbers.
+ * Inputs { logits, draws }, attrs { temperature }.
+ */
+export function sampleRows(logits: tf.Tensor2D, draws: tf.Tensor1D, temperature: number): tf.Tensor2D {
+  return tf.engine().runKernel(FUSED_KERNELS.sampleRows, { logits, draws }, { temperature }) as tf.Tensor2D;
 }
 
 /** Adam's hyperparameters and bias corrections (1 - beta^t) for one step, as the kernel's attributes. */

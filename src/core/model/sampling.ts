@@ -1,18 +1,21 @@
 /**
- * Choosing the next token for each sequence of a batch from the model's logits. The logits are read
- * back once per step and the softmax and the draw happen in JS with the run's seeded Random, so a seed
- * gives the same tokens on every backend (tf.multinomial would draw from the backend's own generator),
- * and a [B, V] softmax costs less in JS than the handful of kernels it takes in tfjs.
+ * Choosing the next token for each sequence of a batch from the model's logits. The uniform draws
+ * come from the run's seeded Random, one per row, so a seed gives the same tokens on every backend
+ * (tf.multinomial would draw from the backend's own generator). Where the logits live in CPU memory
+ * (wasm, cpu) they are read back and the softmax and draw run in JS, cheaper than the handful of
+ * kernels they take in tfjs. Where the backend has the fused sampling kernel (WebGPU), the draws are
+ * uploaded and the same draw runs on the device: a token step reads back [B, 2], not [B, V].
  */
-import type * as tf from '@tensorflow/tfjs-core';
+import * as tf from '@tensorflow/tfjs-core';
 import type { Random } from '../random';
+import { FUSED_KERNELS, hasFusedKernel, sampleRows } from './fusedOps';
 
 /**
  * One token per row of `logits` (row-major [B, V]): the argmax at temperature 0, else a draw from
  * softmax(logits / temperature) with one rng.next() per row. logProbs are log softmax(logits /
  * temperature) at the chosen tokens (temperature 0: at temperature 1), i.e. the behaviour policy's
- * log probabilities that PPO's ratio needs. A worker on WebGPU reads back with `await logits.data()`
- * and calls this; sampleTokens is the synchronous shortcut.
+ * log probabilities that PPO's ratio needs. sampleTokens calls this on a tensor's logits where it
+ * does not sample on the device.
  */
 export function sampleFromLogits(
   logits: Float32Array,
@@ -59,11 +62,31 @@ function drawIndex(weights: Float64Array, target: number): number {
   return lastPossible; // rounding left the running sum a hair below target
 }
 
-/** sampleFromLogits on a [B, V] tensor, read back synchronously. Does not dispose `logits`. */
-export function sampleTokens(
+/** The largest float32 below 1: a draw rounded up to 1 would fall past the last token. */
+const LAST_FLOAT_BELOW_ONE = 1 - 2 ** -24;
+
+/**
+ * sampleFromLogits on a [B, V] tensor, with one asynchronous readback: of the tokens and their
+ * log-probs where the backend samples on the device, else of the logits. The rng is drawn in the same
+ * order either way. Does not dispose `logits`.
+ */
+export async function sampleTokens(
   logits: tf.Tensor2D,
   temperature: number,
   rng: Pick<Random, 'next'>,
-): { tokens: Int32Array; logProbs: Float32Array } {
-  return sampleFromLogits(logits.dataSync() as Float32Array, logits.shape[0], temperature, rng);
+): Promise<{ tokens: Int32Array; logProbs: Float32Array }> {
+  const B = logits.shape[0];
+  if (!hasFusedKernel(FUSED_KERNELS.sampleRows)) return sampleFromLogits((await logits.data()) as Float32Array, B, temperature, rng);
+  const draws = new Float32Array(B);
+  if (temperature !== 0) for (let b = 0; b < B; b++) draws[b] = Math.min(rng.next(), LAST_FLOAT_BELOW_ONE);
+  const sampled = tf.tidy(() => sampleRows(logits, tf.tensor1d(draws), temperature));
+  try {
+    const pairs = (await sampled.data()) as Float32Array;
+    return {
+      tokens: Int32Array.from({ length: B }, (_, b) => pairs[2 * b]),
+      logProbs: Float32Array.from({ length: B }, (_, b) => pairs[2 * b + 1]),
+    };
+  } finally {
+    sampled.dispose();
+  }
 }

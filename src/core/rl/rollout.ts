@@ -2,8 +2,8 @@
  * Batched rollouts: the whole batch advances one token per step through the KV cache. Each
  * sequence feeds from its own queue (BOS, its prompt, then each sampled token, then any tool
  * output the environment inserts), so prompts of different lengths and tool outputs need no
- * padding: a sequence samples whenever its queue runs dry. A token step reads back the logits
- * only; the value head's estimates stay on the device and come back in one read at the end.
+ * padding: a sequence samples whenever its queue runs dry. A token step reads back what sampling
+ * needs only; the value head's estimates stay on the device and come back in one read at the end.
  * Finished sequences leave the cache (keepRows), since a step costs in proportion to its rows.
  *
  * Code runs while the batch generates. A call starts the moment its closing fence is sampled; the
@@ -15,7 +15,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { GPT, KVCache } from '../model/gpt';
-import { sampleFromLogits } from '../model/sampling';
+import { sampleTokens } from '../model/sampling';
 import { Episode, type EpisodeConfig } from '../env/episode';
 import type { PythonSandbox, RunOptions, RunResult } from '../sandbox/protocol';
 import type { Random } from '../random';
@@ -62,8 +62,9 @@ function startCall(sandbox: PythonSandbox, code: string, options: RunOptions): P
 
 /**
  * One token step of the whole batch: feeds `feed` through the cache and samples the next token of
- * every row from one readback of the logits. The value head's estimates [B] are returned as a
- * tensor, still on the device, for the caller to read later and dispose.
+ * every row with one readback (of the logits, or on WebGPU of the tokens: sampling.ts). The value
+ * head's estimates [B] are returned as a tensor, still on the device, for the caller to read later
+ * and dispose.
  */
 export async function decodeStep(
   model: GPT,
@@ -74,7 +75,7 @@ export async function decodeStep(
 ): Promise<{ tokens: Int32Array; logProbs: Float32Array; values: tf.Tensor1D }> {
   const { logits, values } = model.step(cache, feed);
   try {
-    return { ...sampleFromLogits((await logits.data()) as Float32Array, feed.length, temperature, rng), values };
+    return { ...(await sampleTokens(logits, temperature, rng)), values };
   } catch (error) {
     values.dispose();
     throw error;
