@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PRESETS } from '../src/core/experiment';
 import { VOCAB_SIZE } from '../src/core/tokenizer';
-import { lengthChunks, minibatchGradients } from '../src/core/rl/minibatchGradients';
+import { chunkCost, CHUNK_OVERHEAD, lengthChunks, MAX_CHUNK_POSITIONS, minibatchGradients } from '../src/core/rl/minibatchGradients';
 import type { TrainingSequence } from '../src/core/rl/trainingBatch';
 import { Random } from '../src/core/random';
 import { randomModel, useWasmBackend } from './modelHelpers';
@@ -35,10 +35,29 @@ function sequences(count: number, seed: number): TrainingSequence[] {
 describe('minibatchGradients', () => {
   it('sorts rows by length into chunks', () => {
     const rows = sequences(5, 1);
-    const chunks = lengthChunks(rows, 2);
-    expect(chunks.map((c) => c.length)).toEqual([2, 2, 1]);
+    const chunks = lengthChunks(rows, 0);
     const lengths = chunks.flat().map((s) => s.ids.length);
     expect(lengths).toEqual([...lengths].sort((a, b) => a - b));
+    expect(chunks.flat()).toHaveLength(5);
+  });
+
+  it('cuts where the padding saved is worth more than a chunk: a few long rows get a chunk of their own', () => {
+    const ofLengths = (lengths: number[]) => lengths.map((n) => ({ ...sequences(1, 3)[0], ids: Array(n).fill(5) }));
+    const widths = (chunks: TrainingSequence[][]) => chunks.map((c) => c.map((s) => s.ids.length));
+    // One chunk: 87 + 4 x 100 x (1 + 100/271) = 634.6; [10, 10, 10] and [100]: 118.1 + 223.9 = 342.0.
+    expect(chunkCost(4, 100)).toBeCloseTo(CHUNK_OVERHEAD + 400 * (1 + 100 / 271), 9);
+    expect(widths(lengthChunks(ofLengths([100, 10, 10, 10])))).toEqual([[10, 10, 10], [100]]);
+    // When a chunk costs 1000 (a dispatch-bound device), one chunk is cheaper: 1547.6 against 2342.0.
+    expect(widths(lengthChunks(ofLengths([100, 10, 10, 10]), 1000))).toEqual([[10, 10, 10, 100]]);
+    // Equal rows cost no padding: one chunk, until MAX_CHUNK_POSITIONS.
+    expect(widths(lengthChunks(ofLengths(Array(40).fill(100))))).toEqual([Array(40).fill(100)]);
+    const over = lengthChunks(ofLengths(Array(50).fill(100)));
+    // 50 rows of 100 are 5000 positions: two chunks (any split of at most 40 rows each costs the same).
+    expect(over.map((c) => c.length).reduce((a, b) => a + b)).toBe(50);
+    expect(over).toHaveLength(2);
+    over.forEach((c) => expect(c.length * 100).toBeLessThanOrEqual(MAX_CHUNK_POSITIONS));
+    // A single row longer than the cap is still a chunk.
+    expect(widths(lengthChunks(ofLengths([MAX_CHUNK_POSITIONS + 1])))).toEqual([[MAX_CHUNK_POSITIONS + 1]]);
   });
 
   it('chunked by length, gives the gradient and figures of the whole minibatch at once (PPO with value loss and KL)', async () => {
@@ -46,8 +65,9 @@ describe('minibatchGradients', () => {
     const config = { ...PRESETS.classroom, klCoef: 0.05 };
     const rows = sequences(24, 2);
     const before = tf.memory().numTensors;
-    const whole = await minibatchGradients(model, rows, config, rows.length);
-    const chunked = await minibatchGradients(model, rows, config, 5);
+    const whole = await minibatchGradients(model, rows, config, Infinity);
+    const chunked = await minibatchGradients(model, rows, config, 1e-6);
+    expect([lengthChunks(rows, Infinity).length, lengthChunks(rows, 1e-6).length]).toEqual([1, new Set(rows.map((r) => r.ids.length)).size]);
     for (const name of Object.keys(whole.grads)) {
       const a = whole.grads[name].dataSync();
       const b = chunked.grads[name].dataSync();

@@ -89,10 +89,10 @@ describe('Trainer', () => {
       };
     };
     const sequences = [sequence('Q: 1+ Answer: 3', 1), sequence('Q: 1+ Answer: 9', -1)];
-    const old = await responseLogProbs(model, sequences, cfg.temperature, 4);
+    const old = await responseLogProbs(model, sequences, cfg.temperature);
     sequences.forEach((s, i) => (s.oldLogProbs = Array.from(old[i])));
     await policyUpdate(model, tf.train.adam(1e-2), sequences, cfg, new Random(1));
-    const updated = await responseLogProbs(model, sequences, cfg.temperature, 4);
+    const updated = await responseLogProbs(model, sequences, cfg.temperature);
     const total = (xs: ArrayLike<number>) => Array.from(xs).reduce((a, b) => a + b, 0);
     expect(total(updated[0])).toBeGreaterThan(total(old[0]));
     expect(total(updated[1])).toBeLessThan(total(old[1]));

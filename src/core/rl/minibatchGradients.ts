@@ -2,7 +2,8 @@
  * The gradient of one minibatch's loss, computed over chunks of rows of similar length. A padded
  * batch costs rows x its longest row, and the rows are far from equal: answers that ran code carry
  * the tool's output and are two to three times longer than the rest. Sorted by length and cut into
- * chunks, the short rows are no longer padded to the long ones.
+ * chunks (where cutting saves more padding than another chunk's kernel launches cost), the short rows
+ * are no longer padded to the long ones.
  *
  * Every term of the loss is a mean over the minibatch's policy tokens, so the minibatch's gradient is
  * the sum of the chunks' gradients, each chunk's loss weighted by its share of those tokens.
@@ -14,9 +15,16 @@ import { klPenalty } from './kl';
 import { clippedValueLoss, maskedMean, ppoPolicyLoss, tokenLogProbsAndEntropy } from './ppoLoss';
 import { disposeMinibatch, minibatchTensors, type TrainingSequence } from './trainingBatch';
 
-/** Fewer rows than this per chunk would spend more on kernel launches than padding costs. */
-export const MIN_CHUNK_ROWS = 16;
-const CHUNKS = 4;
+/**
+ * What a chunk costs, in units of one short row-position of forward and backward on wasm here: a
+ * chunk's kernel launches cost about 87 of them (9 ms against 0.10 ms), and a row-position costs
+ * more the wider its chunk, twice as much at width 271, as attention's share grows (measured with a
+ * timing script: 32 rows at width 30, 60 and 120, and 1 to 32 rows at 120).
+ */
+export const CHUNK_OVERHEAD = 87;
+const WIDTH_DOUBLING = 271;
+/** Padded positions per chunk at most (one row always fits): a chunk's activations stay those of 32 rows of 128. */
+export const MAX_CHUNK_POSITIONS = 4096;
 
 export interface MinibatchGradients {
   grads: tf.NamedTensorMap;
@@ -25,16 +33,33 @@ export interface MinibatchGradients {
   entropy: number;
 }
 
-/** Rows per chunk for `rows` rows: a quarter of them, but not fewer than MIN_CHUNK_ROWS. */
-export function chunkRows(rows: number): number {
-  return Math.max(MIN_CHUNK_ROWS, Math.ceil(rows / CHUNKS));
+export function chunkCost(rows: number, width: number, overhead = CHUNK_OVERHEAD): number {
+  return overhead + rows * width * (1 + width / WIDTH_DOUBLING);
 }
 
-/** Rows sorted by length, cut into chunks of `rowsPerChunk` (the last may be shorter). */
-export function lengthChunks(sequences: TrainingSequence[], rowsPerChunk: number): TrainingSequence[][] {
+/**
+ * Rows sorted by length, cut into the consecutive chunks of least total chunkCost (a chunk is as
+ * wide as its longest row), none over MAX_CHUNK_POSITIONS unless it is one row. A few long rows (the
+ * answers that carry a tool's output) get a chunk of their own instead of widening 30 others.
+ */
+export function lengthChunks(sequences: TrainingSequence[], overhead = CHUNK_OVERHEAD): TrainingSequence[][] {
   const sorted = [...sequences].sort((a, b) => a.ids.length - b.ids.length);
+  // least[j]: the least cost of the first j sorted rows; start[j]: where their last chunk starts.
+  const least = new Float64Array(sorted.length + 1);
+  const start = new Int32Array(sorted.length + 1);
+  for (let j = 1; j <= sorted.length; j++) {
+    const width = sorted[j - 1].ids.length;
+    least[j] = Infinity;
+    for (let i = j - 1; i >= 0 && (i === j - 1 || (j - i) * width <= MAX_CHUNK_POSITIONS); i--) {
+      const cost = least[i] + chunkCost(j - i, width, overhead);
+      if (cost < least[j]) {
+        least[j] = cost;
+        start[j] = i;
+      }
+    }
+  }
   const chunks: TrainingSequence[][] = [];
-  for (let start = 0; start < sorted.length; start += rowsPerChunk) chunks.push(sorted.slice(start, start + rowsPerChunk));
+  for (let j = sorted.length; j > 0; j = start[j]) chunks.unshift(sorted.slice(start[j], j));
   return chunks;
 }
 
@@ -45,14 +70,14 @@ export async function minibatchGradients(
   model: GPT,
   sequences: TrainingSequence[],
   config: ExperimentConfig,
-  rowsPerChunk = chunkRows(sequences.length),
+  chunkOverhead = CHUNK_OVERHEAD,
 ): Promise<MinibatchGradients> {
   const variables = model.trainableVariables();
   const useCritic = config.algorithm === 'ppo';
   const total = Math.max(policyTokens(sequences), 1e-8);
   let grads: tf.NamedTensorMap = {};
   const figures = { clipFraction: 0, valueLoss: 0, entropy: 0 };
-  for (const chunk of lengthChunks(sequences, rowsPerChunk)) {
+  for (const chunk of lengthChunks(sequences, chunkOverhead)) {
     const share = policyTokens(chunk) / total;
     if (share === 0) continue;
     const batch = minibatchTensors(chunk);

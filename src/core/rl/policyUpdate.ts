@@ -21,12 +21,12 @@ export interface UpdateFigures {
 }
 
 /**
- * Log-probs of each sequence's response tokens under `model` (no gradient), `chunk` rows at a time,
- * rows of similar length together (less padding; see minibatchGradients.ts).
+ * Log-probs of each sequence's response tokens under `model` (no gradient), in chunks of rows of
+ * similar length (less padding; see minibatchGradients.ts).
  */
-export async function responseLogProbs(model: GPT, sequences: TrainingSequence[], temperature: number, chunk: number): Promise<Float32Array[]> {
+export async function responseLogProbs(model: GPT, sequences: TrainingSequence[], temperature: number): Promise<Float32Array[]> {
   const out = new Map<TrainingSequence, Float32Array>();
-  for (const part of lengthChunks(sequences, chunk)) {
+  for (const part of lengthChunks(sequences)) {
     const batch = minibatchTensors(part);
     const grid = tf.tidy(() => tokenLogProbsAndEntropy(model.forward(batch.inputs).logits, batch.targets, temperature).logProbs);
     const data = await grid.data();

@@ -21,7 +21,6 @@ import { assignCredit } from './creditAssignment';
 import { evaluateProblems, type EvaluationResult } from './evaluate';
 import { groupsPassingFilter } from './groupFilter';
 import { policyUpdate, responseLogProbs } from './policyUpdate';
-import { chunkRows } from './minibatchGradients';
 import { generateRollouts } from './rollout';
 import { rolloutSample, type RolloutSample } from './rolloutSample';
 import { trainingSequence } from './trainingBatch';
@@ -117,7 +116,7 @@ export class Trainer {
       const keptRollouts = kept.map((i) => rollouts[i]);
       const credit = assignCredit(keptRollouts, kept.map((i) => rewards[i]), config);
       const sequences = keptRollouts.map((r, j) => trainingSequence(r, credit.advantages[j], credit.returns[j]));
-      const refLogProbs = await responseLogProbs(this.reference, sequences, config.temperature, Math.min(config.minibatchSize, chunkRows(sequences.length)));
+      const refLogProbs = await responseLogProbs(this.reference, sequences, config.temperature);
       sequences.forEach((s, j) => (s.refLogProbs = refLogProbs[j]));
       metrics.kl = meanPolicyKl(sequences);
       const figures = await policyUpdate(this.model, this.optimizer, sequences, config, this.shuffleRng);
