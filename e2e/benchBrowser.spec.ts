@@ -26,6 +26,7 @@ const BACKEND_REPORT: Schema = {
     newTokens: 'number',
     sandboxCalls: 'number',
     step: { promptsPerStep: 'number', groupSize: 'number', epochs: 'number', minibatchSize: 'number', maxResponseTokens: 'number' },
+    stepRuns: 'number',
   },
   sandboxPool: { size: 'number', standby: 'number' },
   backendReason: 'string',
@@ -60,7 +61,8 @@ test('npm run bench:browser -- --short prints one JSON object with every field, 
   const backends = report.backends as Record<string, BackendBenchReport>;
   for (const [name, result] of Object.entries(backends)) {
     expect(result.backend).toBe(name);
-    expect(result.sizes).toMatchObject({ name: 'short', batch: 8, newTokens: 16, sandboxCalls: 20 });
+    expect(result.sizes).toMatchObject({ name: 'short', batch: 8, newTokens: 16, sandboxCalls: 20, stepRuns: 1 });
+    expect(result.step.totals).toEqual({ nmax2: [result.step.nmax2.seconds.total], nmax0: [result.step.nmax0.seconds.total] });
     expect(result.generate).toMatchObject({ batch: 8, newTokens: 16 });
     expect(result.sandbox.calls).toBe(20);
     expect(result.sandboxPool).toEqual({ size: 1, standby: 0 });
@@ -85,7 +87,7 @@ test('a backend whose run fails reports { error } instead of throwing', async ({
     window.benchHarness.run({
       backend: 'wasm',
       sizeName: 'short',
-      sizes: { batch: 1, newTokens: 1, sandboxCalls: 1, step: {} },
+      sizes: { batch: 1, newTokens: 1, sandboxCalls: 1, step: {}, stepRuns: 1 },
       model: { url: '/models/no-such-model/model.json' },
       sandboxPool: { size: 1, standby: 0 },
     }),

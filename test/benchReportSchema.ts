@@ -42,7 +42,7 @@ export const BENCH_REPORT_SCHEMA: Record<string, Schema> = {
   },
   update: { sequences: 'number', tokens: 'number', seconds: 'number', tokensPerSecond: 'number' },
   sandbox: { calls: 'number', medianMs: 'number', p95Ms: 'number' },
-  step: { nmax2: STEP_SCHEMA, nmax0: STEP_SCHEMA },
+  step: { nmax2: STEP_SCHEMA, nmax0: STEP_SCHEMA, totals: { nmax2: 'object', nmax0: 'object' } },
   dispatchesPerTokenStep: 'number',
   readbacksPerTokenStep: 'number',
   readbackBytesPerTokenStep: 'number',

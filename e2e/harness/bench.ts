@@ -39,7 +39,7 @@ export interface StepShape {
 
 /** The engine's report, plus what this run was: its sizes, sandbox pool and adapter. */
 export interface BackendBenchReport extends BenchReport {
-  sizes: { name: string; batch: number; newTokens: number; sandboxCalls: number; step: StepShape };
+  sizes: { name: string; batch: number; newTokens: number; sandboxCalls: number; step: StepShape; stepRuns: number };
   sandboxPool: Pick<SandboxPoolOptions, 'size' | 'standby'>;
   /** The WebGPU adapter the backend ran on (webgpu only; null elsewhere). */
   adapter: AdapterFacts | null;
@@ -102,10 +102,10 @@ async function run(request: BackendBenchRequest): Promise<BackendBenchResult> {
       sizes: request.sizes,
       onPhase: (name) => progress(backend, `${name} (${((performance.now() - started) / 1000).toFixed(1)} s)`),
     });
-    const { batch, newTokens, sandboxCalls, step } = request.sizes;
+    const { batch, newTokens, sandboxCalls, step, stepRuns } = request.sizes;
     return {
       ...report,
-      sizes: { name: request.sizeName, batch, newTokens, sandboxCalls, step: stepShape(step) },
+      sizes: { name: request.sizeName, batch, newTokens, sandboxCalls, step: stepShape(step), stepRuns },
       sandboxPool: request.sandboxPool,
       adapter: info.adapter,
       backendReason: info.reason,

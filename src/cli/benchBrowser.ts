@@ -41,6 +41,7 @@ const MEDIUM_SIZES: BenchSizes = {
   newTokens: 32,
   sandboxCalls: 100,
   step: { promptsPerStep: 4, groupSize: 8, minibatchSize: 32 },
+  stepRuns: 1,
 };
 const SIZES = { full: FULL_SIZES, medium: MEDIUM_SIZES, short: SHORT_SIZES } as const;
 type SizeName = keyof typeof SIZES;

@@ -21,9 +21,15 @@ export interface BenchSizes {
   sandboxCalls: number;
   /** The preset's step, shrunk in short mode. */
   step: Partial<ExperimentConfig>;
+  /**
+   * Times each step is run, Nmax 2 and Nmax 0 alternately; the run of median total is reported. The
+   * work is the same seeded step every time, so the spread is the machine's noise, and a first
+   * run's warm-up does not fall on Nmax 2 alone.
+   */
+  stepRuns: number;
 }
 
-export const FULL_SIZES: BenchSizes = { batch: 128, newTokens: 128, sandboxCalls: 200, step: {} };
+export const FULL_SIZES: BenchSizes = { batch: 128, newTokens: 128, sandboxCalls: 200, step: {}, stepRuns: 3 };
 
 /** For CI: the same code paths at a size that runs in well under a minute. */
 export const SHORT_SIZES: BenchSizes = {
@@ -31,6 +37,7 @@ export const SHORT_SIZES: BenchSizes = {
   newTokens: 16,
   sandboxCalls: 20,
   step: { promptsPerStep: 2, groupSize: 4, minibatchSize: 8, maxResponseTokens: 24 },
+  stepRuns: 1,
 };
 
 export interface BenchReport {
@@ -48,7 +55,8 @@ export interface BenchReport {
   };
   update: UpdateRun;
   sandbox: { calls: number; medianMs: number; p95Ms: number };
-  step: { nmax2: StepRun; nmax0: StepRun };
+  /** The median runs, and every run's total seconds in the order run. */
+  step: { nmax2: StepRun; nmax0: StepRun; totals: { nmax2: number[]; nmax0: number[] } };
   dispatchesPerTokenStep: number;
   readbacksPerTokenStep: number;
   readbackBytesPerTokenStep: number;
@@ -83,10 +91,15 @@ export async function runBenchmark({ model, modelSource, sandbox, sizes, onPhase
   const update = await benchUpdate(model, preset, sizes.batch, sizes.newTokens);
   phase('sandbox');
   const sandboxFigures = await benchSandboxCalls(sandbox, sizes.sandboxCalls);
-  phase('step nmax 2');
-  const nmax2 = await benchStep(model, { ...preset, nmax: 2 }, sandbox);
-  phase('step nmax 0');
-  const nmax0 = await benchStep(model, { ...preset, nmax: 0 }, sandbox);
+  const runs: { nmax2: StepRun[]; nmax0: StepRun[] } = { nmax2: [], nmax0: [] };
+  for (let run = 1; run <= sizes.stepRuns; run++) {
+    phase(`step nmax 2 (${run}/${sizes.stepRuns})`);
+    runs.nmax2.push(await benchStep(model, { ...preset, nmax: 2 }, sandbox));
+    phase(`step nmax 0 (${run}/${sizes.stepRuns})`);
+    runs.nmax0.push(await benchStep(model, { ...preset, nmax: 0 }, sandbox));
+  }
+  const [nmax2, nmax0] = [medianRun(runs.nmax2), medianRun(runs.nmax0)];
+  const totals = { nmax2: runs.nmax2.map((r) => r.seconds.total), nmax0: runs.nmax0.map((r) => r.seconds.total) };
   return {
     backend: tf.getBackend(),
     model: { source: modelSource, parameters: model.parameterCount() },
@@ -101,13 +114,18 @@ export async function runBenchmark({ model, modelSource, sandbox, sizes, onPhase
     },
     update,
     sandbox: sandboxFigures,
-    step: { nmax2, nmax0 },
+    step: { nmax2, nmax0, totals },
     dispatchesPerTokenStep: cached.dispatchesPerTokenStep,
     readbacksPerTokenStep: cached.readbacksPerTokenStep,
     readbackBytesPerTokenStep: cached.readbackBytesPerTokenStep,
     kernelsPerTokenStep: cached.kernelsPerTokenStep,
-    tensorsLeakedPerStep: Math.max(nmax2.tensorsLeaked, nmax0.tensorsLeaked),
+    tensorsLeakedPerStep: Math.max(...[...runs.nmax2, ...runs.nmax0].map((r) => r.tensorsLeaked)),
   };
+}
+
+/** The run of median total time (the lower middle one of an even count). */
+function medianRun(runs: StepRun[]): StepRun {
+  return [...runs].sort((a, b) => a.seconds.total - b.seconds.total)[Math.floor((runs.length - 1) / 2)];
 }
 
 /** Sequential warm round trips of a typical model-written line, as the trainer's caller sees them. */
