@@ -180,7 +180,10 @@ describe('evaluatePassAtOne', () => {
     const { logits, values } = filtered.step(cache, Int32Array.from([1]));
     const row = logits.dataSync();
     expect(row.filter((x) => x !== -Infinity)).toEqual(Float32Array.from([40]));
-    tf.dispose([logits, values]);
+    // A prefill's logits are filtered too.
+    const prefilled = filtered.prefill(filtered.newCache(1), [Int32Array.from([1, 2, 3])]);
+    expect(prefilled.logits.dataSync().filter((x) => x !== -Infinity)).toEqual(Float32Array.from([40]));
+    tf.dispose([logits, values, prefilled.logits, prefilled.values]);
     expect(tf.memory().numTensors).toBe(before);
   });
 });

@@ -304,6 +304,53 @@ describe('GPT step with a KV cache', () => {
   });
 });
 
+describe('GPT prefill (the prompts in one pass)', () => {
+  it('fills the cache as L steps would: the same logits and values there and at every later step, nothing leaks', () => {
+    const model = randomModel(BASE_MODEL_CONFIG, 2);
+    const B = 3;
+    const T = 24;
+    const L = 9;
+    const tokens = randomTokens(B, T, 99, 4);
+    const full = forwardValues(model, tokens, B, T);
+    const before = tf.memory().numTensors;
+    const cache = model.newCache(B);
+    const rows = Array.from({ length: B }, (_, b) => tokens.slice(b * T, b * T + L));
+    const first = model.prefill(cache, rows);
+    expect(cache.length).toBe(L);
+    expect(first.logits.shape).toEqual([B, 99]);
+    expect(first.values.shape).toEqual([B]);
+    const check = (out: { logits: tf.Tensor2D; values: tf.Tensor1D }, t: number) => {
+      const logits = out.logits.arraySync();
+      const values = out.values.arraySync();
+      tf.dispose([out.logits, out.values]);
+      for (let b = 0; b < B; b++) {
+        expect(maxAbsDiff(logits[b], full.logits[b][t])).toBeLessThan(1e-4);
+        expect(Math.abs(values[b] - full.values[b][t])).toBeLessThan(1e-4);
+      }
+    };
+    check(first, L - 1);
+    for (let t = L; t < T; t++) check(model.step(cache, Int32Array.from({ length: B }, (_, b) => tokens[b * T + t])), t);
+    cache.dispose();
+    expect(tf.memory().numTensors).toBe(before);
+    model.dispose();
+  });
+
+  it('refuses a cache that is not empty, rows of unequal length or a wrong count, a token outside the vocabulary', () => {
+    const model = GPT.init(TINY_CONFIG, 1);
+    const cache = model.newCache(2);
+    const row = (...tokens: number[]) => Int32Array.from(tokens);
+    expect(() => model.prefill(cache, [row(1, 2)])).toThrow('prefill got 1 rows for a cache of batch size 2');
+    expect(() => model.prefill(cache, [row(1, 2), row(1)])).toThrow('rows of one length from 1 to contextLength (8), got lengths [2,1]');
+    expect(() => model.prefill(cache, [row(), row()])).toThrow('got lengths [0,0]');
+    expect(() => model.prefill(cache, [row(1, 9), row(1, 2)])).toThrow('prefill got token 9, outside the vocabulary [0, 7)');
+    const out = model.prefill(cache, [row(1, 2, 3), row(1, 4, 5)]);
+    tf.dispose([out.logits, out.values]);
+    expect(() => model.prefill(cache, [row(1), row(1)])).toThrow('prefill wants an empty cache, got one holding 3 positions');
+    cache.dispose();
+    model.dispose();
+  });
+});
+
 describe('KV cache keepRows (rollouts drop finished sequences)', () => {
   it('the kept rows go on exactly as in the full batch, and nothing leaks', () => {
     const model = randomModel(BASE_MODEL_CONFIG, 2);

@@ -193,4 +193,32 @@ describe('generateRollouts', () => {
       r.episode.policyMask.forEach((m, j) => (m === 1 ? expect(r.logProbs[j]).toBeCloseTo(0, 5) : expect(r.logProbs[j]).toBe(0)));
     });
   });
+
+  it('feeds the prompts in one prefill as far as the shortest goes, then one token per step', async () => {
+    const prompts = [encode('Q: what is 6*7?\nA:'), encode('Q: what is 6*7, please?\nA:')];
+    const calls: { kind: 'prefill' | 'step'; width: number; rows: number }[] = [];
+    const model = scriptedModel();
+    const [prefill, step] = [model.prefill.bind(model), model.step.bind(model)];
+    model.prefill = (cache, rows) => {
+      calls.push({ kind: 'prefill', width: rows[0].length, rows: rows.length });
+      return prefill(cache, rows);
+    };
+    model.step = (cache, tokens) => {
+      calls.push({ kind: 'step', width: 1, rows: tokens.length });
+      return step(cache, tokens);
+    };
+    const { rollouts, timing } = await generateRollouts(model, prompts, {
+      episode: { format: TOOL_FORMATS.zerotir, nmax: 2, maxResponseTokens: 96, maxOutputChars: 64 },
+      temperature: 1,
+      rng: new Random(3),
+      sandbox: fakeSandbox([]),
+      runOptions: { timeoutMs: 1000, maxOutputBytes: 1024 },
+    });
+    // BOS and the shorter prompt (18 tokens) in one call; the longer prompt's last 8 then go one per step.
+    expect(calls[0]).toEqual({ kind: 'prefill', width: 19, rows: 2 });
+    expect(calls.slice(1).every((c) => c.kind === 'step')).toBe(true);
+    expect(calls.filter((c) => c.kind === 'prefill')).toHaveLength(1);
+    expect(timing.tokenSteps).toBe(calls.length);
+    rollouts.forEach((r) => expect(r.episode.responseText()).toBe(SCRIPT));
+  });
 });

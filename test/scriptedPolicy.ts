@@ -17,6 +17,24 @@ export interface ScriptedPolicyOptions {
 
 export function scriptedPolicy(respond: (fedText: string) => string, options: ScriptedPolicyOptions = {}): GPT {
   const fed: number[][] = [];
+  const stepOnce = (tokens: Int32Array) => {
+    options.onStep?.();
+    const logits = new Float32Array(tokens.length * VOCAB_SIZE);
+    tokens.forEach((token, b) => {
+      fed[b].push(token);
+      const text = decode(fed[b]);
+      let next = EOS;
+      if (text.includes('\nA:')) {
+        const response = text.slice(text.indexOf('\nA:') + 3);
+        const script = respond(text);
+        if (response.length < script.length && script.startsWith(response)) next = encode(script[response.length])[0];
+      }
+      logits[b * VOCAB_SIZE + next] = 40;
+    });
+    const { value = 0 } = options;
+    const values = fed.map((row) => (typeof value === 'number' ? value : value(row)));
+    return { logits: tf.tensor2d(logits, [tokens.length, VOCAB_SIZE]), values: tf.tensor1d(values) };
+  };
   return {
     newCache(batchSize: number): KVCache {
       fed.length = 0;
@@ -34,23 +52,15 @@ export function scriptedPolicy(respond: (fedText: string) => string, options: Sc
       };
       return cache;
     },
-    step(_cache: KVCache, tokens: Int32Array) {
-      options.onStep?.();
-      const logits = new Float32Array(tokens.length * VOCAB_SIZE);
-      tokens.forEach((token, b) => {
-        fed[b].push(token);
-        const text = decode(fed[b]);
-        let next = EOS;
-        if (text.includes('\nA:')) {
-          const response = text.slice(text.indexOf('\nA:') + 3);
-          const script = respond(text);
-          if (response.length < script.length && script.startsWith(response)) next = encode(script[response.length])[0];
-        }
-        logits[b * VOCAB_SIZE + next] = 40;
-      });
-      const { value = 0 } = options;
-      const values = fed.map((row) => (typeof value === 'number' ? value : value(row)));
-      return { logits: tf.tensor2d(logits, [tokens.length, VOCAB_SIZE]), values: tf.tensor1d(values) };
+    step: (_cache: KVCache, tokens: Int32Array) => stepOnce(tokens),
+    /** As the model's: what stepping through the rows' tokens one position at a time gives at the last. */
+    prefill(_cache: KVCache, rows: readonly Int32Array[]) {
+      let last = stepOnce(Int32Array.from(rows, (row) => row[0]));
+      for (let t = 1; t < rows[0].length; t++) {
+        tf.dispose([last.logits, last.values]);
+        last = stepOnce(Int32Array.from(rows, (row) => row[t]));
+      }
+      return last;
     },
   } as unknown as GPT;
 }

@@ -309,6 +309,8 @@ function randomModel(config: GPTConfig, seed: number): GPT {
 
 export interface DecodeComparison {
   positions: number;
+  /** Positions the decode took in one prefill before its token steps. */
+  prefilled: number;
   /** Largest |step - forward| over every position's logits and values. */
   maxLogitDiff: number;
   maxValueDiff: number;
@@ -318,8 +320,9 @@ export interface DecodeComparison {
 }
 
 /**
- * Decodes B sequences position by position through the KV cache and compares with one forward pass;
- * midway the middle sequence leaves the cache (keepRows), as a finished rollout does.
+ * Prefills B sequences' first positions into the KV cache, decodes the rest position by position and
+ * compares with one forward pass; midway the middle sequence leaves the cache (keepRows), as a
+ * finished rollout does.
  */
 async function compareDecode(): Promise<DecodeComparison> {
   await startWebgpu();
@@ -327,6 +330,7 @@ async function compareDecode(): Promise<DecodeComparison> {
   const B = 3;
   const T = 66; // past the attention kernel's 64-key tile, and the whole preallocated capacity
   const keepAt = 40;
+  const prefilled = 20;
   const model = randomModel(config, 3);
   const rng = new Random(4);
   const tokens = Int32Array.from({ length: B * T }, () => rng.int(0, config.vocabSize - 1));
@@ -341,12 +345,15 @@ async function compareDecode(): Promise<DecodeComparison> {
   let maxLogitDiff = 0;
   let maxValueDiff = 0;
   const V = config.vocabSize;
-  for (let t = 0; t < T; t++) {
+  for (let t = prefilled - 1; t < T; t++) {
     if (t === keepAt) {
       cache.keepRows([0, 2]);
       rows = [0, 2];
     }
-    const out = model.step(cache, Int32Array.from(rows, (b) => tokens[b * T + t]));
+    const out =
+      t === prefilled - 1
+        ? model.prefill(cache, rows.map((b) => tokens.slice(b * T, b * T + prefilled)))
+        : model.step(cache, Int32Array.from(rows, (b) => tokens[b * T + t]));
     const [logits, values] = await Promise.all([out.logits.data(), out.values.data()]);
     tf.dispose([out.logits, out.values]);
     rows.forEach((b, row) => {
@@ -359,7 +366,7 @@ async function compareDecode(): Promise<DecodeComparison> {
   counter.stop();
   const tensorsLeaked = tf.memory().numTensors - before;
   model.dispose();
-  return { positions: T, maxLogitDiff, maxValueDiff, fusedAttentionCalls, tensorsLeaked };
+  return { positions: T, prefilled, maxLogitDiff, maxValueDiff, fusedAttentionCalls, tensorsLeaked };
 }
 
 export interface StepCost {

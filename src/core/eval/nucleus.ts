@@ -32,20 +32,21 @@ export function nucleusFilter(logits: tf.Tensor2D, temperature: number, topP: nu
 }
 
 /**
- * `model` whose step() logits are nucleus-filtered (the model itself when the filter would change
- * nothing). Caches are made by `model`, since its step() only accepts caches it made.
+ * `model` whose step() and prefill() logits are nucleus-filtered (the model itself when the filter
+ * would change nothing). Caches are made by `model`, since its calls only accept caches it made.
  */
 export function withNucleusFilter(model: GPT, temperature: number, topP: number): GPT {
   if (topP === 1 || temperature === 0) return model;
   const filtered = Object.create(model) as GPT;
-  filtered.newCache = (batchSize: number) => model.newCache(batchSize);
-  filtered.step = (cache: KVCache, tokens: Int32Array) => {
-    const { logits, values } = model.step(cache, tokens);
+  const filter = ({ logits, values }: { logits: tf.Tensor2D; values: tf.Tensor1D }) => {
     try {
       return { logits: nucleusFilter(logits, temperature, topP), values };
     } finally {
       logits.dispose();
     }
   };
+  filtered.newCache = (batchSize: number) => model.newCache(batchSize);
+  filtered.step = (cache: KVCache, tokens: Int32Array) => filter(model.step(cache, tokens));
+  filtered.prefill = (cache: KVCache, rows: readonly Int32Array[]) => filter(model.prefill(cache, rows));
   return filtered;
 }

@@ -73,6 +73,12 @@ function splitHeads(qkv: tf.Tensor3D, nHead: number): tf.Tensor4D[] {
   return [tf.mul(q, 1 / Math.sqrt(headDim)), k, v];
 }
 
+/** The keys and values of qkv [B, T, 3C] as a KV cache holds them, [B, H, T, D] each (a prefill's). */
+export function cacheHeads(qkv: tf.Tensor3D, nHead: number): { keys: tf.Tensor4D; values: tf.Tensor4D } {
+  const [, k, v] = splitHeads(qkv, nHead);
+  return { keys: tf.transpose(k, [0, 2, 1, 3]), values: tf.transpose(v, [0, 2, 1, 3]) };
+}
+
 /**
  * Causal ALiBi attention over whole sequences, qkv [B, T, 3C] -> [B, T, C], differentiable. The
  * attention weights live as [query i, pair n, key j], so softmax runs over the last axis. The gradient

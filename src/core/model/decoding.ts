@@ -177,6 +177,24 @@ export class DecodingCache {
     return { logits: out.logits, values: out.estimates };
   }
 
+  /**
+   * Takes a prefill's keys and values, [B, H, L, D] per layer, as the first L positions of this empty
+   * cache (padded to the context length where the cache is preallocated). Takes ownership of them.
+   */
+  fill(keys: tf.Tensor4D[], values: tf.Tensor4D[]): void {
+    const L = keys[0].shape[2];
+    if (this.fused.attention) {
+      const padding: [number, number][] = [[0, 0], [0, 0], [0, this.config.contextLength - L], [0, 0]];
+      const padded = tf.tidy(() => ({ keys: keys.map((k) => tf.pad(k, padding)), values: values.map((v) => tf.pad(v, padding)) }));
+      tf.dispose([...keys, ...values]);
+      ({ keys, values } = padded);
+    }
+    this.releaseCache();
+    this.keys = keys;
+    this.values = values;
+    this.length = L;
+  }
+
   keepRows(rows: readonly number[]): void {
     const B = this.batchSize;
     if (rows.length === 0) throw new Error('keepRows needs at least one row');

@@ -6,7 +6,8 @@
  *
  * `forward` is the full causal pass used in training (differentiable); `step` feeds one token per
  * sequence to a batch of sequences through a KV cache (decoding.ts), computing the same function from
- * weights rearranged for few kernels per token, so the two agree up to float rounding.
+ * weights rearranged for few kernels per token, so the two agree up to float rounding; `prefill` fills
+ * an empty cache with a stretch of positions (the prompts) in one causal pass.
  *
  * Training needs tfjs's gradients registered, which tfjs-core alone does not do: the entry point (worker,
  * test, CLI) registers them as it picks the backend ('@tensorflow/tfjs-core/dist/register_all_gradients'
@@ -14,7 +15,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { Random } from '../random';
-import { alibiBias, causalAttention } from './attention';
+import { alibiBias, cacheHeads, causalAttention } from './attention';
 import { GPTConfig, validateGPTConfig } from './config';
 import { DecodingCache } from './decoding';
 
@@ -235,8 +236,17 @@ const geluOp = tf.customGrad((x, save) => {
   };
 });
 
-function selfAttention(x: tf.Tensor3D, w: BlockWeights, nHead: number, bias: tf.Tensor3D): tf.Tensor3D {
-  return linear(causalAttention(linear(x, w.qkv), nHead, bias), w.attnProj);
+/** Each layer's keys and values [B, H, T, D], collected by a prefill's pass. */
+type CacheHeads = { keys: tf.Tensor4D[]; values: tf.Tensor4D[] };
+
+function selfAttention(x: tf.Tensor3D, w: BlockWeights, nHead: number, bias: tf.Tensor3D, collected?: CacheHeads): tf.Tensor3D {
+  const qkv = linear(x, w.qkv);
+  if (collected) {
+    const { keys, values } = cacheHeads(qkv, nHead);
+    collected.keys.push(keys);
+    collected.values.push(values);
+  }
+  return linear(causalAttention(qkv, nHead, bias), w.attnProj);
 }
 
 function mlp(x: tf.Tensor3D, w: BlockWeights): tf.Tensor3D {
@@ -244,8 +254,8 @@ function mlp(x: tf.Tensor3D, w: BlockWeights): tf.Tensor3D {
 }
 
 /** Pre-LayerNorm transformer block. */
-function block(x: tf.Tensor3D, w: BlockWeights, nHead: number, bias: tf.Tensor3D): tf.Tensor3D {
-  const h = tf.add<tf.Tensor3D>(x, selfAttention(layerNorm(x, w.ln1), w, nHead, bias));
+function block(x: tf.Tensor3D, w: BlockWeights, nHead: number, bias: tf.Tensor3D, collected?: CacheHeads): tf.Tensor3D {
+  const h = tf.add<tf.Tensor3D>(x, selfAttention(layerNorm(x, w.ln1), w, nHead, bias, collected));
   return tf.add(h, mlp(layerNorm(h, w.ln2), w));
 }
 
@@ -322,7 +332,7 @@ export class GPT {
     if (T < 1 || T > this.config.contextLength) {
       throw new Error(`forward got ${T} positions; the model takes 1 to contextLength (${this.config.contextLength})`);
     }
-    return tf.tidy(() => this.run(embed(tokens, this.weights.wte)));
+    return tf.tidy(() => this.heads(this.blocks(embed(tokens, this.weights.wte))));
   }
 
   /** A KV cache for batched incremental decoding of `batchSize` sequences, with the weights as they are now. */
@@ -351,10 +361,47 @@ export class GPT {
     return cache.advance(tokens);
   }
 
-  /** Embedded tokens x [B, T, C] through the blocks and both heads. */
-  private run(x: tf.Tensor3D): { logits: tf.Tensor3D; values: tf.Tensor2D } {
+  /**
+   * Feeds the first L positions of every sequence into an empty cache in one causal pass (`rows`: B
+   * rows of L tokens), as L calls of `step` would, up to float rounding; returns logits [B, V] and
+   * values [B] at the last of them. A token step costs kernel launches whatever its rows hold, so a
+   * stretch known in advance (the prompts) goes in once. Caller disposes the returned tensors.
+   */
+  prefill(cache: KVCache, rows: readonly Int32Array[]): { logits: tf.Tensor2D; values: tf.Tensor1D } {
+    if (!(cache instanceof DecodingCache) || cache.owner !== this) throw new Error('prefill got a cache made by another model');
+    if (cache.disposed) throw new Error('prefill got a disposed cache');
+    if (cache.length !== 0) throw new Error(`prefill wants an empty cache, got one holding ${cache.length} positions`);
+    if (rows.length !== cache.batchSize) throw new Error(`prefill got ${rows.length} rows for a cache of batch size ${cache.batchSize}`);
+    const L = rows[0].length;
+    if (L < 1 || L > this.config.contextLength || rows.some((row) => row.length !== L)) {
+      throw new Error(`prefill wants rows of one length from 1 to contextLength (${this.config.contextLength}), got lengths [${rows.map((r) => r.length)}]`);
+    }
+    const { vocabSize: V, nEmbd: C } = this.config;
+    for (const row of rows) {
+      for (const token of row) if (token < 0 || token >= V) throw new Error(`prefill got token ${token}, outside the vocabulary [0, ${V})`);
+    }
+    const B = rows.length;
+    const out = tf.tidy(() => {
+      const flat = new Int32Array(B * L);
+      rows.forEach((row, b) => flat.set(row, b * L));
+      const collected: CacheHeads = { keys: [], values: [] };
+      const x = this.blocks(embed(tf.tensor2d(flat, [B, L], 'int32'), this.weights.wte), collected);
+      const { logits, values } = this.heads(tf.slice(x, [0, L - 1, 0], [B, 1, C]));
+      return { logits: tf.reshape(logits, [B, V]) as tf.Tensor2D, values: tf.reshape(values, [B]) as tf.Tensor1D, collected };
+    });
+    cache.fill(out.collected.keys, out.collected.values);
+    return { logits: out.logits, values: out.values };
+  }
+
+  /** Embedded tokens x [B, T, C] through the blocks; `collected` gathers each layer's keys and values. */
+  private blocks(x: tf.Tensor3D, collected?: CacheHeads): tf.Tensor3D {
+    for (const w of this.weights.blocks) x = block(x, w, this.config.nHead, this.bias, collected);
+    return x;
+  }
+
+  /** The final LayerNorm and both heads over x [B, T, C]. */
+  private heads(x: tf.Tensor3D): { logits: tf.Tensor3D; values: tf.Tensor2D } {
     const [B, T, C] = x.shape;
-    for (const w of this.weights.blocks) x = block(x, w, this.config.nHead, this.bias);
     const h = tf.reshape(layerNorm(x, this.weights.lnF), [B * T, C]) as tf.Tensor2D;
     const logits = tf.reshape(matMul2d(h, this.weights.policyHead), [B, T, this.config.vocabSize]) as tf.Tensor3D;
     const values = tf.reshape(tf.add(matMul2d(h, this.weights.valueHead.w), this.weights.valueHead.b), [B, T]) as tf.Tensor2D;

@@ -2,8 +2,9 @@
  * Batched rollouts: the whole batch advances one token per step through the KV cache. Each
  * sequence feeds from its own queue (BOS, its prompt, then each sampled token, then any tool
  * output the environment inserts), so prompts of different lengths and tool outputs need no
- * padding: a sequence samples whenever its queue runs dry. A token step reads back what sampling
- * needs only; the value head's estimates stay on the device and come back in one read at the end.
+ * padding: a sequence samples whenever its queue runs dry. The prompts go in together as far as the
+ * shortest one goes, in one causal pass (GPT.prefill). A token step reads back what sampling needs
+ * only; the value head's estimates stay on the device and come back in one read at the end.
  * Finished sequences leave the cache (keepRows), since a step costs in proportion to its rows.
  *
  * Code runs while the batch generates. A call starts the moment its closing fence is sampled; the
@@ -43,6 +44,7 @@ export interface RolloutTiming {
   generateSeconds: number;
   /** Wall time the batch stood still waiting for a code call's result (calls overlap generation otherwise). */
   executeSeconds: number;
+  /** Model calls: a prefill of the prompts, then one per token step. */
   tokenSteps: number;
 }
 
@@ -73,7 +75,15 @@ export async function decodeStep(
   temperature: number,
   rng: Pick<Random, 'next'>,
 ): Promise<{ tokens: Int32Array; logProbs: Float32Array; values: tf.Tensor1D }> {
-  const { logits, values } = model.step(cache, feed);
+  return sampleFrom(model.step(cache, feed), temperature, rng);
+}
+
+/** The next token of every row from a model call's logits (disposed here); its values stay on the device. */
+async function sampleFrom(
+  { logits, values }: { logits: tf.Tensor2D; values: tf.Tensor1D },
+  temperature: number,
+  rng: Pick<Random, 'next'>,
+): Promise<{ tokens: Int32Array; logProbs: Float32Array; values: tf.Tensor1D }> {
   try {
     return { ...(await sampleTokens(logits, temperature, rng)), values };
   } catch (error) {
@@ -142,17 +152,19 @@ export async function generateRollouts(
         cache.keepRows(unfinished.map((b) => active.indexOf(b)));
         active = unfinished;
       }
-      const feed = Int32Array.from(active, (b) => (queues[b].length > 0 ? queues[b].shift()! : PAD));
+      // The first call takes every prompt as far as the shortest one goes, in one pass (prefill).
+      const width = tokenSteps === 0 ? Math.min(...active.map((b) => queues[b].length)) : 1;
+      const fed = active.map((b) => Int32Array.from(queues[b].length > 0 ? queues[b].splice(0, width) : [PAD]));
       const sampling = active.map((b) => !rollouts[b].episode.done && queues[b].length === 0 && !pending.has(b));
+      const out = tokenSteps === 0 ? model.prefill(cache, fed) : model.step(cache, Int32Array.from(fed, (row) => row[0]));
       tokenSteps++;
       if (!sampling.some(Boolean)) {
         // Every row is reading its prompt or a tool output, or feeding a fence: nothing to sample or read back.
-        const skipped = model.step(cache, feed);
-        skipped.logits.dispose();
-        skipped.values.dispose();
+        out.logits.dispose();
+        out.values.dispose();
         continue;
       }
-      const sampled = await decodeStep(model, cache, feed, settings.temperature, rowDraws(settings, batch, active));
+      const sampled = await sampleFrom(out, settings.temperature, rowDraws(settings, batch, active));
       const valueStep = keptValues.push(sampled.values) - 1;
 
       active.forEach((b, row) => {
