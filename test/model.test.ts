@@ -43,6 +43,17 @@ function maxAbsDiff(a: unknown, b: unknown): number {
   return x.reduce((m, xi, i) => Math.max(m, Math.abs(xi - y[i])), 0);
 }
 
+/** Expects a step's or prefill's outputs, row by row, to equal the forward pass of sequences `rows` at position t; disposes them. */
+function expectForwardAt(out: { logits: tf.Tensor2D; values: tf.Tensor1D }, full: ReturnType<typeof forwardValues>, rows: number[], t: number) {
+  const logits = out.logits.arraySync();
+  const values = out.values.arraySync();
+  tf.dispose([out.logits, out.values]);
+  rows.forEach((b, row) => {
+    expect(maxAbsDiff(logits[row], full.logits[b][t])).toBeLessThan(1e-4);
+    expect(Math.abs(values[row] - full.values[b][t])).toBeLessThan(1e-4);
+  });
+}
+
 /** The GPT written out with plain loops in float64, from the definitions (pre-LN, ALiBi, GPT-2's tanh GELU, heads). */
 function referenceForward(config: GPTConfig, w: Record<string, Float32Array>, tokens: number[], alibi = true) {
   const { nEmbd: C, nHead: H, vocabSize: V } = config;
@@ -319,17 +330,9 @@ describe('GPT prefill (the prompts in one pass)', () => {
     expect(cache.length).toBe(L);
     expect(first.logits.shape).toEqual([B, 99]);
     expect(first.values.shape).toEqual([B]);
-    const check = (out: { logits: tf.Tensor2D; values: tf.Tensor1D }, t: number) => {
-      const logits = out.logits.arraySync();
-      const values = out.values.arraySync();
-      tf.dispose([out.logits, out.values]);
-      for (let b = 0; b < B; b++) {
-        expect(maxAbsDiff(logits[b], full.logits[b][t])).toBeLessThan(1e-4);
-        expect(Math.abs(values[b] - full.values[b][t])).toBeLessThan(1e-4);
-      }
-    };
-    check(first, L - 1);
-    for (let t = L; t < T; t++) check(model.step(cache, Int32Array.from({ length: B }, (_, b) => tokens[b * T + t])), t);
+    const all = [0, 1, 2];
+    expectForwardAt(first, full, all, L - 1);
+    for (let t = L; t < T; t++) expectForwardAt(model.step(cache, Int32Array.from(all, (b) => tokens[b * T + t])), full, all, t);
     cache.dispose();
     expect(tf.memory().numTensors).toBe(before);
     model.dispose();
@@ -364,14 +367,7 @@ describe('KV cache keepRows (rollouts drop finished sequences)', () => {
     for (let t = 0; t < T; t++) {
       if (t === 5) cache.keepRows(kept);
       const rows = t < 5 ? [0, 1, 2, 3] : kept;
-      const out = model.step(cache, Int32Array.from(rows, (b) => tokens[b * T + t]));
-      const logits = out.logits.arraySync();
-      const values = out.values.arraySync();
-      tf.dispose([out.logits, out.values]);
-      rows.forEach((b, row) => {
-        expect(maxAbsDiff(logits[row], full.logits[b][t])).toBeLessThan(1e-4);
-        expect(Math.abs(values[row] - full.values[b][t])).toBeLessThan(1e-4);
-      });
+      expectForwardAt(model.step(cache, Int32Array.from(rows, (b) => tokens[b * T + t])), full, rows, t);
     }
     expect(cache.batchSize).toBe(2);
     expect(() => model.step(cache, Int32Array.from([1, 2, 3]))).toThrow('step got 3 tokens for a cache of batch size 2');
