@@ -338,7 +338,7 @@ describe('GPT prefill (the prompts in one pass)', () => {
     model.dispose();
   });
 
-  it('refuses a cache that is not empty, rows of unequal length or a wrong count, a token outside the vocabulary', () => {
+  it('refuses a cache that is not empty, foreign or disposed, rows of unequal length or a wrong count, a token outside the vocabulary', () => {
     const model = GPT.init(TINY_CONFIG, 1);
     const cache = model.newCache(2);
     const row = (...tokens: number[]) => Int32Array.from(tokens);
@@ -349,7 +349,13 @@ describe('GPT prefill (the prompts in one pass)', () => {
     const out = model.prefill(cache, [row(1, 2, 3), row(1, 4, 5)]);
     tf.dispose([out.logits, out.values]);
     expect(() => model.prefill(cache, [row(1), row(1)])).toThrow('prefill wants an empty cache, got one holding 3 positions');
+    const other = GPT.init(TINY_CONFIG, 1);
+    const fresh = model.newCache(2);
+    expect(() => other.prefill(fresh, [row(1), row(1)])).toThrow('prefill got a cache made by another model');
+    fresh.dispose();
     cache.dispose();
+    expect(() => model.prefill(cache, [row(1), row(1)])).toThrow('prefill got a disposed cache');
+    other.dispose();
     model.dispose();
   });
 });

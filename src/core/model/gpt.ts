@@ -346,8 +346,7 @@ export class GPT {
    * that position. Caller disposes the returned tensors. Throws when the cache is full (contextLength).
    */
   step(cache: KVCache, tokens: Int32Array): { logits: tf.Tensor2D; values: tf.Tensor1D } {
-    if (!(cache instanceof DecodingCache) || cache.owner !== this) throw new Error('step got a cache made by another model');
-    if (cache.disposed) throw new Error('step got a disposed cache');
+    this.checkCache(cache, 'step');
     if (tokens.length !== cache.batchSize) {
       throw new Error(`step got ${tokens.length} tokens for a cache of batch size ${cache.batchSize}`);
     }
@@ -368,8 +367,7 @@ export class GPT {
    * stretch known in advance (the prompts) goes in once. Caller disposes the returned tensors.
    */
   prefill(cache: KVCache, rows: readonly Int32Array[]): { logits: tf.Tensor2D; values: tf.Tensor1D } {
-    if (!(cache instanceof DecodingCache) || cache.owner !== this) throw new Error('prefill got a cache made by another model');
-    if (cache.disposed) throw new Error('prefill got a disposed cache');
+    this.checkCache(cache, 'prefill');
     if (cache.length !== 0) throw new Error(`prefill wants an empty cache, got one holding ${cache.length} positions`);
     if (rows.length !== cache.batchSize) throw new Error(`prefill got ${rows.length} rows for a cache of batch size ${cache.batchSize}`);
     const L = rows[0].length;
@@ -391,6 +389,11 @@ export class GPT {
     });
     cache.fill(out.collected.keys, out.collected.values);
     return { logits: out.logits, values: out.values };
+  }
+
+  private checkCache(cache: KVCache, caller: string): asserts cache is DecodingCache {
+    if (!(cache instanceof DecodingCache) || cache.owner !== this) throw new Error(`${caller} got a cache made by another model`);
+    if (cache.disposed) throw new Error(`${caller} got a disposed cache`);
   }
 
   /** Embedded tokens x [B, T, C] through the blocks; `collected` gathers each layer's keys and values. */
