@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PRESETS } from '../src/core/experiment';
 import { VOCAB_SIZE } from '../src/core/tokenizer';
-import { chunkCost, CHUNK_OVERHEAD, lengthChunks, MAX_CHUNK_POSITIONS, minibatchGradients } from '../src/core/rl/minibatchGradients';
+import { chunkCost, CHUNK_OVERHEAD, lengthChunks, MAX_CHUNK_POSITIONS, minibatchGradients, WIDTH_DOUBLING } from '../src/core/rl/minibatchGradients';
 import type { TrainingSequence } from '../src/core/rl/trainingBatch';
 import { Random } from '../src/core/random';
 import { randomModel, useWasmBackend } from './modelHelpers';
@@ -44,10 +44,12 @@ describe('minibatchGradients', () => {
   it('cuts where the padding saved is worth more than a chunk: a few long rows get a chunk of their own', () => {
     const ofLengths = (lengths: number[]) => lengths.map((n) => ({ ...sequences(1, 3)[0], ids: Array(n).fill(5) }));
     const widths = (chunks: TrainingSequence[][]) => chunks.map((c) => c.map((s) => s.ids.length));
-    // One chunk: 87 + 4 x 100 x (1 + 100/271) = 634.6; [10, 10, 10] and [100]: 118.1 + 223.9 = 342.0.
-    expect(chunkCost(4, 100)).toBeCloseTo(CHUNK_OVERHEAD + 400 * (1 + 100 / 271), 9);
+    // One chunk: 190 + 4 x 100 x (1 + 100/120) = 923.3; [10, 10, 10] and [100]: 222.5 + 373.3 = 595.8.
+    expect([CHUNK_OVERHEAD, WIDTH_DOUBLING]).toEqual([190, 120]);
+    expect(chunkCost(4, 100)).toBeCloseTo(923.333, 3);
+    expect(chunkCost(3, 10) + chunkCost(1, 100)).toBeCloseTo(595.833, 3);
     expect(widths(lengthChunks(ofLengths([100, 10, 10, 10])))).toEqual([[10, 10, 10], [100]]);
-    // When a chunk costs 1000 (a dispatch-bound device), one chunk is cheaper: 1547.6 against 2342.0.
+    // When a chunk costs 1000 (a dispatch-bound device), one chunk is cheaper: 1733.3 against 2215.8.
     expect(widths(lengthChunks(ofLengths([100, 10, 10, 10]), 1000))).toEqual([[10, 10, 10, 100]]);
     // Equal rows cost no padding: one chunk, until MAX_CHUNK_POSITIONS.
     expect(widths(lengthChunks(ofLengths(Array(40).fill(100))))).toEqual([Array(40).fill(100)]);

@@ -17,12 +17,12 @@ import { disposeMinibatch, minibatchTensors, type TrainingSequence } from './tra
 
 /**
  * What a chunk costs, in units of one short row-position of forward and backward on wasm here: a
- * chunk's kernel launches cost about 87 of them (9 ms against 0.10 ms), and a row-position costs
- * more the wider its chunk, twice as much at width 271, as attention's share grows (measured with a
- * timing script: 32 rows at width 30, 60 and 120, and 1 to 32 rows at 120).
+ * chunk's kernel launches cost about 190 of them (16 ms against 0.085 ms), and a row-position costs
+ * more the wider its chunk, twice as much at width 120, as attention's share grows. Fitted to
+ * timings of 11 chunk shapes by `npm run bench:chunks` (three runs: 174-215 and 81-131).
  */
-export const CHUNK_OVERHEAD = 87;
-const WIDTH_DOUBLING = 271;
+export const CHUNK_OVERHEAD = 190;
+export const WIDTH_DOUBLING = 120;
 /** Padded positions per chunk at most (one row always fits): a chunk's activations stay those of 32 rows of 128. */
 export const MAX_CHUNK_POSITIONS = 4096;
 

@@ -1,0 +1,77 @@
+/**
+ * npm run --silent bench:chunks -- [--base CHECKPOINT_DIR] [--repeats N] [--json]
+ *
+ * Times a forward and backward pass of the model over chunks of several shapes (Node, wasm) and fits
+ * the cost model the update cuts its rows by (src/core/bench/chunkCost.ts), printing one JSON object:
+ * the timings, the fit, and the constants minibatchGradients.ts uses. Progress goes to stderr.
+ */
+import { existsSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { CHUNK_SHAPES, fitChunkCost, timeChunk, type ChunkTiming } from '../core/bench/chunkCost';
+import { BASE_MODEL_CONFIG } from '../core/model/config';
+import { GPT } from '../core/model/gpt';
+import { CHUNK_OVERHEAD, WIDTH_DOUBLING } from '../core/rl/minibatchGradients';
+import { loadCheckpointDir } from '../node/checkpointFiles';
+import { useNodeBackend } from '../node/tfBackend';
+import { argsOrExitCode, UsageError } from './cliArgs';
+
+const USAGE = 'usage: npm run --silent bench:chunks -- [--base CHECKPOINT_DIR] [--repeats N] [--json]';
+const DEFAULT_BASE_CHECKPOINT = 'public/models/base';
+
+async function main(): Promise<number> {
+  const parsed = argsOrExitCode('bench:chunks', USAGE, () => {
+    let values;
+    try {
+      ({ values } = parseArgs({
+        args: process.argv.slice(2),
+        strict: true,
+        options: {
+          base: { type: 'string', default: DEFAULT_BASE_CHECKPOINT },
+          repeats: { type: 'string', default: '3' },
+          json: { type: 'boolean', default: false },
+          help: { type: 'boolean', short: 'h', default: false },
+        },
+      }));
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    if (values.help) return 'help';
+    const repeats = Number(values.repeats);
+    if (!Number.isInteger(repeats) || repeats < 1) throw new UsageError(`--repeats must be a positive integer, got '${values.repeats}'`);
+    return { base: values.base, json: values.json, repeats };
+  });
+  if (typeof parsed === 'number') return parsed;
+  await useNodeBackend('wasm');
+  const hasBase = existsSync(join(parsed.base, 'model.json'));
+  const model = hasBase ? (await loadCheckpointDir(parsed.base)).model : GPT.init(BASE_MODEL_CONFIG, 1);
+  const loadBefore = loadavg()[0];
+  const timings: ChunkTiming[] = [];
+  try {
+    await timeChunk(model, 2, 30, 1); // first calls of each kernel are slow on wasm
+    for (const [rows, width] of CHUNK_SHAPES) {
+      const ms = await timeChunk(model, rows, width, parsed.repeats);
+      process.stderr.write(`bench:chunks: ${rows} x ${width}: ${ms.toFixed(1)} ms\n`);
+      timings.push({ rows, width, ms: Math.round(ms * 10) / 10 });
+    }
+  } finally {
+    model.dispose();
+  }
+  const fit = fitChunkCost(timings);
+  const out = {
+    machine: { node: process.version, cpus: availableParallelism(), loadAverage1m: { before: round(loadBefore), after: round(loadavg()[0]) } },
+    model: hasBase ? parsed.base : 'random init (seed 1)',
+    timings,
+    fit: { overheadMs: round(fit.overheadMs), positionMs: round(fit.positionMs, 4), widthDoubling: Math.round(fit.widthDoubling), overheadPositions: Math.round(fit.overheadPositions) },
+    inUse: { overheadPositions: CHUNK_OVERHEAD, widthDoubling: WIDTH_DOUBLING },
+  };
+  process.stdout.write(`${parsed.json ? JSON.stringify(out) : JSON.stringify(out, null, 2)}\n`);
+  return 0;
+}
+
+function round(x: number, digits = 2): number {
+  return Math.round(x * 10 ** digits) / 10 ** digits;
+}
+
+process.exitCode = await main();
