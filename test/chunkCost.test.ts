@@ -1,4 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CHUNK_SHAPES, fitChunkCost, timeChunk } from '../src/core/bench/chunkCost';
 import { GPT } from '../src/core/model/gpt';
@@ -34,4 +37,20 @@ describe('the update chunk cost fit', () => {
     expect(tf.memory().numTensors).toBe(before);
     model.dispose();
   });
+});
+
+describe('npm run bench:chunks', () => {
+  const run = promisify(execFile);
+  const tsx = join('node_modules', '.bin', 'tsx');
+
+  it('prints its usage for --help (exit 0) and refuses a bad --repeats (exit 2)', async () => {
+    const help = await run(tsx, ['src/cli/benchChunks.ts', '--help']);
+    expect(help.stdout).toContain('usage: npm run --silent bench:chunks -- [--base CHECKPOINT_DIR] [--repeats N] [--json]');
+    const failure = await run(tsx, ['src/cli/benchChunks.ts', '--repeats', '0']).then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure?.code).toBe(2);
+    expect(failure?.stderr).toContain("bench:chunks: --repeats must be a positive integer, got '0'");
+  }, 60_000);
 });
