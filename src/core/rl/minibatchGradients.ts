@@ -76,12 +76,14 @@ export async function minibatchGradients(
   const useCritic = config.algorithm === 'ppo';
   const total = Math.max(policyTokens(sequences), 1e-8);
   let grads: tf.NamedTensorMap = {};
-  const figures = { clipFraction: 0, valueLoss: 0, entropy: 0 };
+  // The figures (clip fraction, value loss, entropy) summed by token share on the device and read
+  // once at the end: a read per chunk would make a GPU wait for each chunk in turn.
+  let figureSum: tf.Tensor1D | null = null;
   for (const chunk of lengthChunks(sequences, chunkOverhead)) {
     const share = policyTokens(chunk) / total;
     if (share === 0) continue;
     const batch = minibatchTensors(chunk);
-    let chunkFigures: tf.Tensor[] = [];
+    let weighted: tf.Tensor1D | null = null;
     const { value, grads: chunkGrads } = tf.variableGrads(() => {
       const { logits, values } = model.forward(batch.inputs);
       const { logProbs, entropy } = tokenLogProbsAndEntropy(logits, batch.targets, config.temperature);
@@ -92,18 +94,23 @@ export async function minibatchGradients(
       if (config.klCoef > 0) {
         loss = tf.add(loss, tf.mul(klPenalty(logProbs, batch.refLogProbs, batch.mask, config.klEstimator), config.klCoef));
       }
-      chunkFigures = [policy.clipFraction, valueLoss, maskedMean(entropy, batch.mask)].map((t) => tf.keep(t));
+      weighted = tf.keep(tf.mul(tf.stack([policy.clipFraction, valueLoss, maskedMean(entropy, batch.mask)]), share) as tf.Tensor1D);
       return tf.mul(loss, share);
     }, variables);
     const summed = tf.tidy(() => Object.fromEntries(Object.entries(chunkGrads).map(([name, g]) => [name, grads[name] ? tf.add(grads[name], g) : tf.clone(g)])));
     tf.dispose([value, ...Object.values(chunkGrads), ...Object.values(grads)]);
     grads = summed;
-    const [clipFraction, valueLoss, entropy] = await Promise.all(chunkFigures.map((t) => t.data()));
-    tf.dispose(chunkFigures);
+    const chunkFigures: tf.Tensor1D = weighted!;
+    if (figureSum) {
+      const sum = tf.add(figureSum, chunkFigures) as tf.Tensor1D;
+      tf.dispose([figureSum, chunkFigures]);
+      figureSum = sum;
+    } else {
+      figureSum = chunkFigures;
+    }
     disposeMinibatch(batch);
-    figures.clipFraction += share * clipFraction[0];
-    figures.valueLoss += share * valueLoss[0];
-    figures.entropy += share * entropy[0];
   }
-  return { grads, ...figures };
+  const [clipFraction, valueLoss, entropy] = figureSum ? await figureSum.data() : [0, 0, 0];
+  figureSum?.dispose();
+  return { grads, clipFraction, valueLoss, entropy };
 }
