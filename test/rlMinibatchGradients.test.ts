@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PRESETS } from '../src/core/experiment';
 import { VOCAB_SIZE } from '../src/core/tokenizer';
-import { chunkCost, CHUNK_OVERHEAD, lengthChunks, MAX_CHUNK_POSITIONS, minibatchGradients, WIDTH_DOUBLING } from '../src/core/rl/minibatchGradients';
+import { chunkCost, CHUNK_OVERHEAD, chunkOverhead, GPU_CHUNK_OVERHEAD, lengthChunks, MAX_CHUNK_POSITIONS, minibatchGradients, WIDTH_DOUBLING } from '../src/core/rl/minibatchGradients';
 import type { TrainingSequence } from '../src/core/rl/trainingBatch';
 import { Random } from '../src/core/random';
 import { randomModel, useWasmBackend } from './modelHelpers';
@@ -49,6 +49,9 @@ describe('minibatchGradients', () => {
     expect(chunkCost(4, 100)).toBeCloseTo(923.333, 3);
     expect(chunkCost(3, 10) + chunkCost(1, 100)).toBeCloseTo(595.833, 3);
     expect(widths(lengthChunks(ofLengths([100, 10, 10, 10])))).toEqual([[10, 10, 10], [100]]);
+    // The active backend's overhead is the default: wasm here; a GPU backend's is far larger.
+    expect([chunkOverhead(), chunkOverhead('cpu'), chunkOverhead('webgpu'), chunkOverhead('webgl')]).toEqual([190, 190, GPU_CHUNK_OVERHEAD, GPU_CHUNK_OVERHEAD]);
+    expect(widths(lengthChunks(ofLengths([100, 10, 10, 10]), GPU_CHUNK_OVERHEAD))).toEqual([[10, 10, 10, 100]]);
     // When a chunk costs 1000 (a dispatch-bound device), one chunk is cheaper: 1733.3 against 2215.8.
     expect(widths(lengthChunks(ofLengths([100, 10, 10, 10]), 1000))).toEqual([[10, 10, 10, 100]]);
     // Equal rows cost no padding: one chunk, until MAX_CHUNK_POSITIONS.
