@@ -6,19 +6,13 @@
  * it exists, else a random-init model of the same shape (the timings depend on the shape, the
  * sandbox figures of the step on what the model writes). --short is the CI size (< 60 s).
  */
-import { existsSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FULL_SIZES, runBenchmark, SHORT_SIZES } from '../core/bench/benchmark';
 import { pipelineCriterion } from '../core/bench/stepBench';
-import { BASE_MODEL_CONFIG } from '../core/model/config';
-import { GPT } from '../core/model/gpt';
-import { loadCheckpointDir } from '../node/checkpointFiles';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
 import { useNodeBackend } from '../node/tfBackend';
-/** Where `npm run pretrain` writes the base model (the train CLI's default). */
-const DEFAULT_BASE_CHECKPOINT = 'public/models/base';
+import { benchModel, watchMachine } from './benchSetup';
+import { DEFAULT_BASE_CHECKPOINT } from './cliArgs';
 
 const USAGE = 'usage: npm run --silent bench -- [--backend wasm|cpu] [--json] [--short] [--base CHECKPOINT_DIR]';
 /** The trainer CLI's pool size, so the step figures match `npm run train`. */
@@ -44,25 +38,21 @@ async function main(): Promise<number> {
     return 2;
   }
   await useNodeBackend(values.backend as 'wasm' | 'cpu');
-  const hasBase = existsSync(join(values.base!, 'model.json'));
-  const model = hasBase ? (await loadCheckpointDir(values.base!)).model : GPT.init(BASE_MODEL_CONFIG, RANDOM_INIT_SEED);
+  const { model, source } = await benchModel(values.base!, RANDOM_INIT_SEED);
   const sandbox = createNodeSandbox({ size: SANDBOX_POOL_SIZE });
-  const loadBefore = loadavg()[0];
+  const machineWatch = watchMachine();
   const started = performance.now();
   try {
     await sandbox.warmUp();
     const report = await runBenchmark({
       model,
-      modelSource: hasBase ? values.base! : `random init (seed ${RANDOM_INIT_SEED}; no checkpoint at ${values.base})`,
+      modelSource: source,
       sandbox,
       sizes: values.short ? SHORT_SIZES : FULL_SIZES,
       onPhase: (name) => process.stderr.write(`bench: ${name} (${((performance.now() - started) / 1000).toFixed(1)} s)\n`),
     });
     const machine = {
-      node: process.version,
-      cpus: availableParallelism(),
-      // the machine is shared: a high load average means slower, noisier figures
-      loadAverage1m: { before: Math.round(loadBefore * 100) / 100, after: Math.round(loadavg()[0] * 100) / 100 },
+      ...machineWatch.facts(),
       short: values.short,
       sandboxPoolSize: SANDBOX_POOL_SIZE,
       wallSeconds: Math.round((performance.now() - started) / 100) / 10,

@@ -16,7 +16,6 @@
  * init of a one-layer, 16-wide model: the same code paths, for the CI test. The Python pool is the
  * lab worker's (2 interpreters + 1 warm standby) unless --sandbox-pool says otherwise.
  */
-import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { ConsoleMessage, Page } from 'playwright-core';
 import type { BackendBenchRequest, BackendBenchResult, BrowserFacts } from '../../e2e/harness/bench';
@@ -24,6 +23,7 @@ import { FULL_SIZES, SHORT_SIZES, type BenchSizes } from '../core/bench/benchmar
 import type { GPTConfig } from '../core/model/config';
 import { VOCAB_SIZE } from '../core/tokenizer';
 import type { BackendInfo, BackendName } from '../lab/protocol';
+import { watchMachine } from './benchSetup';
 import { withHarnessBrowser, type HarnessBrowser } from './browserHarness';
 
 const HARNESS_PATH = 'e2e/harness/bench.html';
@@ -116,7 +116,7 @@ async function onFreshPage<T extends object>(harness: HarnessBrowser, timeoutSec
 }
 
 async function benchInChromium(options: BrowserBenchOptions): Promise<BrowserBenchReport> {
-  const loadBefore = loadavg()[0]!;
+  const machineWatch = watchMachine();
   const started = performance.now();
   const model: BackendBenchRequest['model'] = options.smallModel ? { config: SMALL_MODEL, seed: SMALL_MODEL_SEED } : { url: BASE_MODEL_URL };
   return withHarnessBrowser(async (harness) => {
@@ -136,10 +136,7 @@ async function benchInChromium(options: BrowserBenchOptions): Promise<BrowserBen
     }
     return {
       machine: {
-        node: process.version,
-        cpus: availableParallelism(),
-        // the machine is shared: a high load average means slower, noisier figures
-        loadAverage1m: { before: round(loadBefore), after: round(loadavg()[0]!) },
+        ...machineWatch.facts(),
         short: options.short,
         wallSeconds: Math.round((performance.now() - started) / 100) / 10,
       },
@@ -148,10 +145,6 @@ async function benchInChromium(options: BrowserBenchOptions): Promise<BrowserBen
       backends,
     };
   });
-}
-
-function round(x: number): number {
-  return Math.round(x * 100) / 100;
 }
 
 function parseOptions(argv: string[]): BrowserBenchOptions & { json: boolean } {

@@ -5,20 +5,15 @@
  * the cost model the update cuts its rows by (src/core/bench/chunkCost.ts), printing one JSON object:
  * the timings, the fit, and the constants minibatchGradients.ts uses. Progress goes to stderr.
  */
-import { existsSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CHUNK_SHAPES, fitChunkCost, timeChunk, type ChunkTiming } from '../core/bench/chunkCost';
-import { BASE_MODEL_CONFIG } from '../core/model/config';
-import { GPT } from '../core/model/gpt';
+import { round } from '../core/bench/generationBench';
 import { CHUNK_OVERHEAD, WIDTH_DOUBLING } from '../core/rl/minibatchGradients';
-import { loadCheckpointDir } from '../node/checkpointFiles';
 import { useNodeBackend } from '../node/tfBackend';
-import { argsOrExitCode, UsageError } from './cliArgs';
+import { benchModel, watchMachine } from './benchSetup';
+import { argsOrExitCode, DEFAULT_BASE_CHECKPOINT, UsageError } from './cliArgs';
 
 const USAGE = 'usage: npm run --silent bench:chunks -- [--base CHECKPOINT_DIR] [--repeats N] [--json]';
-const DEFAULT_BASE_CHECKPOINT = 'public/models/base';
 
 async function main(): Promise<number> {
   const parsed = argsOrExitCode('bench:chunks', USAGE, () => {
@@ -44,9 +39,8 @@ async function main(): Promise<number> {
   });
   if (typeof parsed === 'number') return parsed;
   await useNodeBackend('wasm');
-  const hasBase = existsSync(join(parsed.base, 'model.json'));
-  const model = hasBase ? (await loadCheckpointDir(parsed.base)).model : GPT.init(BASE_MODEL_CONFIG, 1);
-  const loadBefore = loadavg()[0];
+  const { model, source } = await benchModel(parsed.base, 1);
+  const machineWatch = watchMachine();
   const timings: ChunkTiming[] = [];
   try {
     await timeChunk(model, 2, 30, 1); // first calls of each kernel are slow on wasm
@@ -60,18 +54,14 @@ async function main(): Promise<number> {
   }
   const fit = fitChunkCost(timings);
   const out = {
-    machine: { node: process.version, cpus: availableParallelism(), loadAverage1m: { before: round(loadBefore), after: round(loadavg()[0]) } },
-    model: hasBase ? parsed.base : 'random init (seed 1)',
+    machine: machineWatch.facts(),
+    model: source,
     timings,
-    fit: { overheadMs: round(fit.overheadMs), positionMs: round(fit.positionMs, 4), widthDoubling: Math.round(fit.widthDoubling), overheadPositions: Math.round(fit.overheadPositions) },
+    fit: { overheadMs: round(fit.overheadMs, 2), positionMs: round(fit.positionMs, 4), widthDoubling: Math.round(fit.widthDoubling), overheadPositions: Math.round(fit.overheadPositions) },
     inUse: { overheadPositions: CHUNK_OVERHEAD, widthDoubling: WIDTH_DOUBLING },
   };
   process.stdout.write(`${parsed.json ? JSON.stringify(out) : JSON.stringify(out, null, 2)}\n`);
   return 0;
-}
-
-function round(x: number, digits = 2): number {
-  return Math.round(x * 10 ** digits) / 10 ** digits;
 }
 
 process.exitCode = await main();

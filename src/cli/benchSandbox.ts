@@ -4,9 +4,9 @@
  *
  *   npm run --silent bench:sandbox [-- --cold-starts 3 --standby-restarts 3 --warm-calls 500 --throughput-calls 400]
  */
-import { availableParallelism, loadavg } from 'node:os';
 import { benchSandbox, type SandboxBenchOptions } from '../core/sandbox/benchmark';
 import { nodeInterpreterFactory } from '../node/sandbox/nodeInterpreter';
+import { watchMachine } from './benchSetup';
 import { parseSandboxBenchFlags, sandboxBenchUsage } from './sandboxBenchFlags';
 
 const USAGE = sandboxBenchUsage('bench:sandbox');
@@ -19,19 +19,10 @@ async function main(): Promise<number> {
     console.error(`bench:sandbox: ${(error as Error).message}\n${USAGE}`);
     return 2;
   }
-  const loadBefore = loadavg()[0]!;
+  const machineWatch = watchMachine();
   const node = await benchSandbox(nodeInterpreterFactory(), 'node-child-process', options);
-  const machine = {
-    node: process.version,
-    cpus: availableParallelism(),
-    loadAverage1m: { before: round(loadBefore), after: round(loadavg()[0]!) }, // the machine is shared
-  };
-  console.log(JSON.stringify({ machine, node }, null, 2));
+  console.log(JSON.stringify({ machine: machineWatch.facts(), node }, null, 2));
   return 0;
-}
-
-function round(x: number): number {
-  return Math.round(x * 100) / 100;
 }
 
 process.exitCode = await main();

@@ -8,6 +8,9 @@ import { configErrors, NUMERIC_BOUNDS, PRESETS, type ExperimentConfig } from '..
 
 export class UsageError extends Error {}
 
+/** Where `npm run pretrain` writes the base model and the lab loads it: what train, sft and the benchmarks start from. */
+export const DEFAULT_BASE_CHECKPOINT = 'public/models/base';
+
 /**
  * A CLI's arguments from `parse`, or the exit code when there is nothing to run: 2 after a
  * UsageError (the message and the usage on stderr), 0 after --help (the usage on stdout).

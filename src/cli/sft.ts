@@ -16,11 +16,8 @@ import { DEFAULT_SFT_CONFIG, SftTrainer, type SftConfig } from '../core/sft/sftT
 import { loadCheckpointDir, saveCheckpointDir } from '../node/checkpointFiles';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
 import { useNodeBackend } from '../node/tfBackend';
-import { argsOrExitCode, parseStringFlags, UsageError } from './cliArgs';
+import { argsOrExitCode, DEFAULT_BASE_CHECKPOINT, parseStringFlags, UsageError } from './cliArgs';
 import { drawProgress, formatDuration, progressLine } from './progress';
-
-// The CLIs run on import, so train.ts's constant is not imported from there.
-const DEFAULT_BASE_CHECKPOINT = 'public/models/base';
 
 const USAGE = `usage: npm run sft -- --out DIR [--base DIR] [--steps N] [--format retool|zerotir] [--traces N] [--seed N]
                       [--batch-size N] [--lr X] [--max-response-tokens N]

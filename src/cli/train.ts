@@ -16,10 +16,8 @@ import { Trainer, type StepRecord } from '../core/rl/trainer';
 import { loadCheckpointDir, saveCheckpointDir } from '../node/checkpointFiles';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
 import { useNodeBackend, type NodeBackend } from '../node/tfBackend';
-import { argsOrExitCode, experimentFromFlags, knobOptions, knobUsage, UsageError } from './cliArgs';
+import { argsOrExitCode, DEFAULT_BASE_CHECKPOINT, experimentFromFlags, knobOptions, knobUsage, UsageError } from './cliArgs';
 import { drawProgress, formatDuration, progressLine, yieldToEventLoop } from './progress';
-
-export const DEFAULT_BASE_CHECKPOINT = 'public/models/base';
 
 const USAGE = `usage: npm run train -- [--preset ${Object.keys(PRESETS).join('|')}] [--seed N] [--steps N] [--nmax N]
                         [--algo ppo|reinforce++|grpo] [--out DIR] [--base CHECKPOINT_DIR] [--backend wasm|cpu] [knobs]
