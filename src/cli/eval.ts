@@ -11,6 +11,7 @@ import { dirname } from 'node:path';
 import { TOOL_FORMATS, type ToolFormatName } from '../core/env/formats';
 import { evaluatePassAtOne, type EvalBlock } from '../core/eval/passAtOne';
 import { checkpointEpisodeLimits } from '../core/eval/checkpointLimits';
+import { sandboxRunOptions } from '../core/experiment';
 import { testSet } from '../core/tasks/splits';
 import { loadCheckpointDir } from '../node/checkpointFiles';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
@@ -107,7 +108,7 @@ async function main(): Promise<number> {
       seed: args.seed,
       episode: { format: TOOL_FORMATS[format], maxResponseTokens, maxOutputChars: fromCheckpoint.maxOutputChars },
       sandbox,
-      runOptions: { timeoutMs: fromCheckpoint.sandboxTimeoutMs, maxOutputBytes: Math.max(4 * fromCheckpoint.maxOutputChars, 1024) },
+      runOptions: sandboxRunOptions(fromCheckpoint),
     });
     const report = {
       checkpoint: args.checkpoint,

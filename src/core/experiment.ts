@@ -3,6 +3,7 @@
  * URL hash and the exported run all carry. Presets are small named objects (nanoGPT's config
  * files, TensorFlow Playground's state list).
  */
+import type { RunOptions } from './sandbox/protocol';
 import type { Tier } from './tasks/problem';
 
 export type Algorithm = 'ppo' | 'reinforce++' | 'grpo';
@@ -120,6 +121,14 @@ export const NUMERIC_BOUNDS: Record<NumericKey, [number, number, boolean]> = {
   samplesPerStep: [0, 1024, true],
   sandboxTimeoutMs: [10, 60_000, true],
 };
+
+/**
+ * The sandbox's limits for a run's (or a checkpoint's) code calls: its time limit, and room in bytes
+ * for maxOutputChars characters of UTF-8 (at most 4 bytes each; the episode cuts to characters).
+ */
+export function sandboxRunOptions(limits: Pick<ExperimentConfig, 'sandboxTimeoutMs' | 'maxOutputChars'>): RunOptions {
+  return { timeoutMs: limits.sandboxTimeoutMs, maxOutputBytes: Math.max(4 * limits.maxOutputChars, 1024) };
+}
 
 /** Problems with a config, one message per offending field (empty when valid). */
 export function configErrors(config: ExperimentConfig): Partial<Record<keyof ExperimentConfig, string>> {

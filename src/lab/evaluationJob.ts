@@ -12,6 +12,7 @@
  */
 import { TOOL_FORMATS } from '../core/env/formats';
 import { checkpointEpisodeLimits } from '../core/eval/checkpointLimits';
+import { sandboxRunOptions } from '../core/experiment';
 import type { Rollout } from '../core/rl/rollout';
 import { evalBlock, type EvalBlock } from '../core/eval/passAtOne';
 import { deserializeCheckpoint } from '../core/model/checkpoint';
@@ -83,7 +84,7 @@ export async function passAtOneReport(
           {
             episode: { format: TOOL_FORMATS[limits.format], nmax, maxResponseTokens: limits.maxResponseTokens, maxOutputChars: limits.maxOutputChars },
             sandbox: hooks.sandbox,
-            runOptions: { timeoutMs: limits.sandboxTimeoutMs, maxOutputBytes: Math.max(4 * limits.maxOutputChars, 1024) },
+            runOptions: sandboxRunOptions(limits),
             temperature,
             seed: chunkSeeds[c],
           },

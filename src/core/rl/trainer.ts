@@ -7,11 +7,11 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { TOOL_FORMATS } from '../env/formats';
 import type { EpisodeConfig } from '../env/episode';
-import type { ExperimentConfig } from '../experiment';
+import { sandboxRunOptions, type ExperimentConfig } from '../experiment';
 import type { GPT } from '../model/gpt';
 import { emptyStepMetrics, mean, rolloutFigures, type StepMetrics } from '../metrics/stepMetrics';
 import { Random } from '../random';
-import type { PythonSandbox, RunOptions } from '../sandbox/protocol';
+import type { PythonSandbox } from '../sandbox/protocol';
 import { formatPrompt } from '../tasks/prompt';
 import type { Problem } from '../tasks/problem';
 import { answerReward } from '../tasks/reward';
@@ -61,13 +61,9 @@ export class Trainer {
     };
   }
 
-  private runOptions(): RunOptions {
-    return { timeoutMs: this.config.sandboxTimeoutMs, maxOutputBytes: Math.max(4 * this.config.maxOutputChars, 1024) };
-  }
-
   /** Greedy accuracy on the held-out test set at the run's Nmax (or another inference budget). */
   evaluateTest(nmax = this.config.nmax): Promise<EvaluationResult> {
-    return evaluateProblems(this.model, testSet(), { episode: this.episodeConfig(nmax), sandbox: this.sandbox, runOptions: this.runOptions() });
+    return evaluateProblems(this.model, testSet(), { episode: this.episodeConfig(nmax), sandbox: this.sandbox, runOptions: sandboxRunOptions(this.config) });
   }
 
   /** The step-0 record: the base model's held-out accuracy, before any update. */
@@ -96,7 +92,7 @@ export class Trainer {
       temperature: config.temperature,
       rng: this.sampleRng,
       sandbox: this.sandbox,
-      runOptions: this.runOptions(),
+      runOptions: sandboxRunOptions(this.config),
     });
 
     // 3. Outcome reward only.
