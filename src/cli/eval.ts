@@ -15,6 +15,7 @@ import { sandboxRunOptions } from '../core/experiment';
 import { testSet } from '../core/tasks/splits';
 import { loadCheckpointDir } from '../node/checkpointFiles';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
+import type { EvalReport } from '../lab/evaluationRequest';
 import { useNodeBackend } from '../node/tfBackend';
 import { argsOrExitCode, parseStringFlags, UsageError } from './cliArgs';
 import { formatDuration } from './progress';
@@ -110,7 +111,7 @@ async function main(): Promise<number> {
       sandbox,
       runOptions: sandboxRunOptions(fromCheckpoint),
     });
-    const report = {
+    const report: EvalReport = {
       checkpoint: args.checkpoint,
       format,
       problems: problems.length,
