@@ -5,7 +5,7 @@
  * that tell the arms apart, and the train-Nmax by eval-Nmax matrix from `npm run eval` reports.
  */
 import type { ExperimentConfig } from '../experiment';
-import { summariseRun } from './runSummary';
+import { meanOrNull, summariseRun } from './runSummary';
 import type { ScalarMetric, StepMetrics } from './stepMetrics';
 
 /** "Final" figures are the mean of the last this many steps where the figure was measured. */
@@ -121,10 +121,11 @@ export function runFigures(metrics: StepMetrics[], target: number | null): RunFi
 
 /** Mean of the last `window` measured values of a figure; null if it was never measured. */
 export function finalMean(metrics: StepMetrics[], metric: ScalarMetric, window = FINAL_WINDOW): number | null {
-  const values = measured(metrics, metric)
-    .slice(-window)
-    .map((m) => m[metric] as number);
-  return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
+  return meanOrNull(
+    measured(metrics, metric)
+      .slice(-window)
+      .map((m) => m[metric] as number),
+  );
 }
 
 /** The first step whose figure is at least `target`, or null. */
@@ -190,10 +191,7 @@ const FIGURES: FigureName[] = [
 /** Each figure's mean over the arm's runs that have it (null if none has). */
 function armRow(rows: RunRow[], label: string): ArmRow {
   const means = Object.fromEntries(
-    FIGURES.map((figure) => {
-      const values = rows.map((r) => r[figure]).filter((v): v is number => v !== null);
-      return [figure, values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length];
-    }),
+    FIGURES.map((figure) => [figure, meanOrNull(rows.map((r) => r[figure]).filter((v): v is number => v !== null))]),
   ) as Record<FigureName, number | null>;
   return {
     ...means,

@@ -40,7 +40,7 @@ export function summariseRun(history: StepMetrics[]): RunSummary {
   return { steps: trained.length, metrics };
 }
 
-function meanOrNull(xs: number[]): number | null {
+export function meanOrNull(xs: number[]): number | null {
   return xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length;
 }
 
