@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolCall } from '../src/core/env/episode';
 import { codeUseFigures, responseCodeUse } from '../src/core/metrics/codeUse';
-import { emptyStepMetrics, rolloutFigures, SCALAR_METRICS } from '../src/core/metrics/stepMetrics';
+import { accuracyByGroup, emptyStepMetrics, rolloutFigures, SCALAR_METRICS } from '../src/core/metrics/stepMetrics';
 import type { Rollout } from '../src/core/rl/rollout';
 import type { RunResult } from '../src/core/sandbox/protocol';
 
@@ -80,6 +80,10 @@ describe('codeUseFigures', () => {
     // Correct and tool-using: oneCall (1 call) and selfCorrected (2 calls).
     expect(f.singleCallShare).toBe(0.5);
     expect(f.selfCorrections).toBe(1);
+    // One response (selfCorrected) of five has an errored call followed by a successful one.
+    expect(f.selfCorrectedResponses).toBe(1);
+    expect(f.selfCorrectionShare).toBeCloseTo(1 / 5, 12);
+    expect(codeUseFigures([], []).selfCorrectionShare).toBeNull();
   });
 
   it('leaves shares null when there is nothing to count', () => {
@@ -94,6 +98,8 @@ describe('codeUseFigures', () => {
       callsHistogram: [1],
       singleCallShare: null,
       selfCorrections: 0,
+      selfCorrectedResponses: 0,
+      selfCorrectionShare: 0,
     });
   });
 
@@ -112,9 +118,24 @@ describe('StepMetrics code-use figures', () => {
     expect(figures.singleCallShare).toBe(1);
     expect(figures.invocationPosition).toBeCloseTo(0.2, 12);
     const empty = emptyStepMetrics(3);
-    for (const name of ['codeRatio', 'codeLines', 'correctCodeCount', 'codePassRate', 'invocationPosition', 'singleCallShare', 'selfCorrections'] as const) {
+    expect(figures.selfCorrectionShare).toBe(0.5);
+    for (const name of ['codeRatio', 'codeLines', 'correctCodeCount', 'codePassRate', 'invocationPosition', 'singleCallShare', 'selfCorrections', 'selfCorrectionShare'] as const) {
       expect(SCALAR_METRICS).toContain(name);
       expect(empty[name]).toBeNull();
     }
+  });
+});
+
+describe('accuracy per kind and family', () => {
+  it('averages rewards over each kind drawn (null for a kind not drawn) and each family, in name order', () => {
+    const problems = [
+      { kind: 'arithmetic', family: 'power' },
+      { kind: 'arithmetic', family: 'modulo' },
+      { kind: 'arithmetic', family: 'modulo' },
+      { kind: 'search', family: 'cubeRoot' },
+    ] as const;
+    const { accuracyByKind, accuracyByFamily } = accuracyByGroup([...problems], [1, 0, 1, 0]);
+    expect(accuracyByKind).toEqual({ arithmetic: 2 / 3, compose: null, search: 0, errorProne: null });
+    expect(Object.entries(accuracyByFamily)).toEqual([['cubeRoot', 0], ['modulo', 0.5], ['power', 1]]);
   });
 });

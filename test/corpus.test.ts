@@ -1,13 +1,18 @@
 import { loadPyodide } from 'pyodide';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusDocument, DEFAULT_CORPUS_RECIPE, validateCorpusRecipe, type CorpusRecipe } from '../src/core/corpus/corpus';
 import { Random } from '../src/core/random';
+import { arithmeticProblem } from '../src/core/tasks/arithmeticFamilies';
 import { answerReward, extractFinalAnswer } from '../src/core/tasks/reward';
-import { testSet } from '../src/core/tasks/splits';
+import { evalSet, testSet } from '../src/core/tasks/splits';
+import { CORPUS_OUTPUT_CHARS } from '../src/core/corpus/notebookSessions';
+import { formatToolOutput } from '../src/core/env/episode';
+import { createNodeSandbox } from '../src/node/sandbox/nodeSandbox';
 import { decode, encode } from '../src/core/tokenizer';
 
 const QA = /^Q: what is ([^?\n]+)\?\nA:([\s\S]*)$/;
 const TOOL_ANSWER = /^ ```python\n([\s\S]*?)\n```\nAnswer: (-?\d+)$/;
+const TOOL_ANSWER_LINE = /^Q: [^\n]+\nA: ```python\n[\s\S]*?\n```\nAnswer: \d+$/;
 const NOTEBOOK = /^(?:([^\n]+)\n)?```python\n([\s\S]*?)\n```\n```output\n([^\n]*)\n```\n([^\n]+)$/;
 
 function documents(seed: number, n: number, recipe: CorpusRecipe = DEFAULT_CORPUS_RECIPE): string[] {
@@ -88,7 +93,7 @@ describe('corpusDocument', () => {
       const [, expression, response] = QA.exec(doc)!;
       const answer = extractFinalAnswer(response);
       expect(answer).not.toBeNull();
-      const p = { id: '', expression, answer: answer!, tier: 'easy' as const, family: '' };
+      const p = arithmeticProblem('', 'easy' as const, expression, answer!);
       expect(answerReward(response, true, p)).toBe(1);
       if (response.includes('```')) expect(response).toMatch(TOOL_ANSWER);
     }
@@ -101,7 +106,7 @@ describe('corpusDocument', () => {
 
   it('never contains a test-set expression', () => {
     const boundary = (e: string) => new RegExp(`(?<![\\d*+%-])${e.replace(/[*+]/g, '\\$&')}(?![\\d*+%-])`);
-    const patterns = testSet().map((p) => boundary(p.expression));
+    const patterns = testSet().flatMap((p) => (p.expression === undefined ? [] : [boundary(p.expression)]));
     expect(DOCS.filter((doc) => patterns.some((pattern) => pattern.test(doc)))).toEqual([]);
     // the boundary pattern does find an expression where one stands alone
     expect('print(3+4)').toMatch(boundary('3+4'));
@@ -158,4 +163,54 @@ describe('validateCorpusRecipe', () => {
     expect(() => validateCorpusRecipe({ ...DEFAULT_CORPUS_RECIPE, tierMix: { easy: 1, medium: 'x', hard: 0 } })).toThrow(/tierMix.medium/);
     expect(() => validateCorpusRecipe({ ...DEFAULT_CORPUS_RECIPE, tierMix: { easy: 0, medium: 0, hard: 0 } })).toThrow(/tierMix sums/);
   });
+});
+
+describe('the corpus with every kind of problem', () => {
+  const MIXED: CorpusRecipe = { ...DEFAULT_CORPUS_RECIPE, toolPrior: 0.1, kindMix: { arithmetic: 0.5, compose: 0.2, search: 0.12, errorProne: 0.18 } };
+  const MIXED_DOCS = documents(21, 4000, MIXED);
+  const CELL = /```python\n([\s\S]*?)\n```\n```output\n([\s\S]*?)\n```/g;
+  const sandbox = createNodeSandbox({ size: 1 });
+  afterAll(() => sandbox.close());
+
+  it('fits a pretraining row of 256 with BOS and EOS, in tokenizer characters', () => {
+    for (const doc of MIXED_DOCS) {
+      expect(doc.length).toBeLessThanOrEqual(254);
+      expect(decode(encode(doc))).toBe(doc);
+    }
+  });
+
+  it('still never shows the full loop, and has repair and guess-check sessions of two cells', () => {
+    for (const doc of MIXED_DOCS) {
+      if (doc.startsWith('Q:')) expect(doc).not.toContain('```output');
+      else expect(doc).not.toContain('Q:');
+    }
+    const twoCells = MIXED_DOCS.filter((d) => [...d.matchAll(CELL)].length === 2);
+    expect(twoCells.some((d) => d.includes('SyntaxError'))).toBe(true);
+    expect(twoCells.some((d) => d.includes('NameError'))).toBe(true);
+    expect(twoCells.some((d) => d.includes('Too small.'))).toBe(true);
+    expect(twoCells.some((d) => d.includes('Not above'))).toBe(true);
+  });
+
+  it('gives an error-prone question no tool answer, and compose and search questions their solution at the tool prior', () => {
+    const qa = qaDocs(MIXED_DOCS);
+    expect(qa.filter((d) => / x \d/.test(d.split('\n')[0])).every((d) => !d.includes('```'))).toBe(true);
+    const toolAnswers = qa.filter((d) => d.includes('```python') && !d.startsWith('Q: what is '));
+    expect(toolAnswers.length).toBeGreaterThan(10);
+    for (const d of toolAnswers) expect(d).toMatch(TOOL_ANSWER_LINE);
+  });
+
+  it('never contains a held-out question, nor a held-out compose or search solution', () => {
+    const heldOut = evalSet().filter((p) => p.kind !== 'arithmetic');
+    const text = MIXED_DOCS.join('\n\n');
+    expect(heldOut.filter((p) => text.includes(`Q: ${p.question}\n`))).toEqual([]);
+    expect(heldOut.filter((p) => p.kind !== 'errorProne' && text.includes(p.solution))).toEqual([]);
+  });
+
+  it('shows every cell\'s output exactly as the environment writes what the sandbox ran', async () => {
+    const cells = MIXED_DOCS.slice(0, 300).flatMap((d) => [...d.matchAll(CELL)].map((m) => ({ code: m[1], output: m[2] })));
+    expect(cells.filter((c) => c.output.includes('Error')).length).toBeGreaterThan(10);
+    const results = await Promise.all(cells.map((c) => sandbox.run(c.code, { timeoutMs: 5000, maxOutputBytes: 1024 })));
+    const mismatches = cells.filter((c, i) => formatToolOutput(results[i], CORPUS_OUTPUT_CHARS) !== c.output);
+    expect(mismatches).toEqual([]);
+  }, 120_000);
 });

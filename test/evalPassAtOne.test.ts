@@ -8,6 +8,10 @@ import type { GPT } from '../src/core/model/gpt';
 import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
 import type { Problem } from '../src/core/tasks/problem';
 import { testSet } from '../src/core/tasks/splits';
+
+/** The arithmetic part of the test set: questions of the form `what is <expression>?`. */
+const arithmeticTestSet = () => testSet().filter((p) => p.kind === 'arithmetic');
+import { arithmeticProblem } from '../src/core/tasks/arithmeticFamilies';
 import { VOCAB_SIZE } from '../src/core/tokenizer';
 import { Random } from '../src/core/random';
 import { scriptedPolicy } from './scriptedPolicy';
@@ -16,7 +20,7 @@ beforeAll(async () => {
   await tf.setBackend('wasm');
 });
 
-const problem = (id: string, tier: Problem['tier']): Problem => ({ id, expression: '1+1', answer: 2, tier, family: 'f' });
+const problem = (id: string, tier: Problem['tier']): Problem => ({ ...arithmeticProblem('f', tier, '1+1', 2), id });
 
 describe('pass@1 arithmetic', () => {
   it('averages each problem over its k samples, then over problems', () => {
@@ -109,7 +113,7 @@ describe('nucleusFilter', () => {
 function scriptedModel(format = TOOL_FORMATS.retool): GPT {
   const respond = (text: string): string => {
     const expression = /what is (.*)\?\nA:/.exec(text)![1];
-    const hard = testSet().find((p) => p.expression === expression)!.tier === 'hard';
+    const hard = arithmeticTestSet().find((p) => p.expression === expression)!.tier === 'hard';
     const code = ` ${format.codeOpen}\nprint(${expression})\n${format.codeClose}`;
     const response = text.slice(text.indexOf('\nA:') + 3);
     if (response.length < code.length) return code;
@@ -125,7 +129,7 @@ function scriptedModel(format = TOOL_FORMATS.retool): GPT {
 function fakeSandbox(): PythonSandbox {
   return {
     async run(code: string): Promise<RunResult> {
-      const p = testSet().find((q) => code === `print(${q.expression})`);
+      const p = arithmeticTestSet().find((q) => code === `print(${q.expression})`);
       const base = { stderr: '', timedOut: false, truncated: false, durationMs: 0.1 };
       return p ? { ...base, ok: true, stdout: `${p.answer}\n` } : { ...base, ok: false, stdout: '', error: { type: 'NameError', message: 'x' } };
     },
@@ -136,7 +140,7 @@ function fakeSandbox(): PythonSandbox {
 describe('evaluatePassAtOne', () => {
   it('scores k samples per test problem per Nmax, with a block per Nmax named as the report names it', async () => {
     const before = tf.memory().numTensors;
-    const problems = testSet();
+    const problems = arithmeticTestSet();
     const blocks = await evaluatePassAtOne(scriptedModel(), problems, {
       nmaxList: [0, 1],
       k: 2,
@@ -151,8 +155,9 @@ describe('evaluatePassAtOne', () => {
     expect(blocks.map((b) => Object.keys(b).sort())).toEqual(
       Array(2).fill(
         [
-          'byTier', 'callsHistogram', 'callsPerResponse', 'codeLines', 'codePassRate', 'codeRatio', 'correctCodeCount',
-          'invocationPosition', 'nmax', 'pass@1', 'samples', 'selfCorrections', 'singleCallShare',
+          'byFamily', 'byKind', 'byTier', 'callsHistogram', 'callsPerResponse', 'codeLines', 'codePassRate', 'codeRatio', 'correctCodeCount',
+          'invocationPosition', 'nmax', 'pass@1', 'samples', 'selfCorrectedResponses', 'selfCorrectionShare', 'selfCorrections', 'singleCallShare',
+          'standardError',
         ].sort(),
       ),
     );
@@ -164,6 +169,12 @@ describe('evaluatePassAtOne', () => {
     // Nmax 1: easy and medium (32 of 64 problems) right, hard wrong by one.
     expect(one).toMatchObject({ nmax: 1, samples: 128, 'pass@1': 0.5, codeRatio: 1, callsPerResponse: 1, correctCodeCount: 128 });
     expect(one.byTier).toEqual({ easy: 1, medium: 1, hard: 0 });
+    expect(one.byKind).toEqual({ arithmetic: 0.5, compose: null, search: null, errorProne: null });
+    expect(one.byFamily.oneDigitSum).toBe(1);
+    expect(one.byFamily.power).toBe(0);
+    // 64 per-problem scores, half 1 and half 0: sd = sqrt(64/63 * 0.25), over sqrt(64).
+    expect(one.standardError).toBeCloseTo(Math.sqrt((64 / 63) * 0.25) / 8, 12);
+    expect(none.standardError).toBe(0);
     expect(one).toMatchObject({ codePassRate: 1, singleCallShare: 1, selfCorrections: 0, codeLines: 1 });
     // The fence starts at token 1 (after the space) of responses 70 to 80 tokens long.
     expect(one.invocationPosition).toBeGreaterThan(1 / 80);

@@ -13,7 +13,7 @@ import { deserializeCheckpoint, serializeCheckpoint } from '../src/core/model/ch
 import type { GPTConfig } from '../src/core/model/config';
 import { GPT } from '../src/core/model/gpt';
 import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
-import { testSet } from '../src/core/tasks/splits';
+import { evalSet, testSet } from '../src/core/tasks/splits';
 import { VOCAB_SIZE } from '../src/core/tokenizer';
 import { passAtOneReport, type EvaluationHooks } from '../src/lab/evaluationJob';
 import { checkpointEpisodeLimits } from '../src/core/eval/checkpointLimits';
@@ -31,13 +31,14 @@ const TINY_RUN: ExperimentConfig = { ...PRESETS.quick, steps: 50, promptsPerStep
 /** The keys of `npm run eval`'s report and of each of its blocks (docs/retool.md). */
 const REPORT_KEYS = ['blocks', 'checkpoint', 'format', 'k', 'maxOutputChars', 'maxResponseTokens', 'problems', 'seed', 'temperature', 'topP', 'wallSeconds'];
 const BLOCK_KEYS = [
-  'byTier', 'callsHistogram', 'callsPerResponse', 'codeLines', 'codePassRate', 'codeRatio', 'correctCodeCount',
-  'invocationPosition', 'nmax', 'pass@1', 'samples', 'selfCorrections', 'singleCallShare',
+  'byFamily', 'byKind', 'byTier', 'callsHistogram', 'callsPerResponse', 'codeLines', 'codePassRate', 'codeRatio', 'correctCodeCount',
+  'invocationPosition', 'nmax', 'pass@1', 'samples', 'selfCorrectedResponses', 'selfCorrectionShare', 'selfCorrections', 'singleCallShare',
+  'standardError',
 ];
 
-/** `print(<a test problem's expression>)` prints its answer; any other code is a NameError. */
+/** An evaluation problem's solution prints its answer; any other code is a NameError. */
 function testSetSandbox(): PythonSandbox & { runs: number } {
-  const answers = new Map(testSet().map((p) => [`print(${p.expression})`, p.answer]));
+  const answers = new Map(evalSet().map((p) => [p.solution, p.answer]));
   return {
     runs: 0,
     async run(code: string): Promise<RunResult> {
@@ -51,20 +52,21 @@ function testSetSandbox(): PythonSandbox & { runs: number } {
 }
 
 /**
- * On each test problem: a `<code>` block printing the question's expression, then the number the
- * interpreter printed, plus one on hard problems; -1 when nothing ran (Nmax 0). So at Nmax >= 1
- * easy and medium are right and hard wrong (pass@1 32/64 = 0.5); at Nmax 0 nothing is right.
+ * On each evaluation problem: a `<code>` block with the problem's solution, then the number the
+ * interpreter printed, plus one on hard problems; -1 when nothing ran (Nmax 0). So at Nmax >= 1 the
+ * 16 easy and 16 medium problems are right and the 352 hard ones wrong (pass@1 32/384); at Nmax 0
+ * nothing is right.
  */
 function scriptedRetoolModel(): GPT {
   const format = TOOL_FORMATS.retool;
-  const tierOf = new Map(testSet().map((p) => [p.expression, p.tier]));
+  const byQuestion = new Map(evalSet().map((p) => [p.question, p]));
   return scriptedPolicy((text) => {
-    const expression = /what is (.*)\?\nA:/.exec(text)![1];
-    const code = ` ${format.codeOpen}\nprint(${expression})\n${format.codeClose}`;
+    const p = byQuestion.get(/Q: (.*)\nA:/.exec(text)![1])!;
+    const code = ` ${format.codeOpen}\n${p.solution}\n${format.codeClose}`;
     const response = text.slice(text.indexOf('\nA:') + 3);
     if (response.length < code.length) return code;
     const output = /\n<interpreter>\n(-?\d+)\n<\/interpreter>\n/.exec(response);
-    const answer = output === null ? -1 : Number(output[1]) + (tierOf.get(expression) === 'hard' ? 1 : 0);
+    const answer = output === null ? -1 : Number(output[1]) + (p.tier === 'hard' ? 1 : 0);
     return `${code}${output === null ? '\n' : output[0]}Answer: ${answer}`;
   });
 }
@@ -133,29 +135,34 @@ describe('passAtOneReport', () => {
     const meta = { kind: 'sft', sft: { format: 'retool' } };
     const events: LabEvent[] = [];
     const before = tf.memory().numTensors;
-    const report = (await passAtOneReport(scriptedRetoolModel(), meta, { ...settings, label: 'scripted' }, hooksFor(testSetSandbox(), events)))!;
+    // The test set (128 problems) keeps a scripted policy's decoding short; the default set is evalSet's 384.
+    const report = (await passAtOneReport(scriptedRetoolModel(), meta, { ...settings, label: 'scripted' }, hooksFor(testSetSandbox(), events), testSet()))!;
     expect(tf.memory().numTensors).toBe(before);
     expect(Object.keys(report).sort()).toEqual(REPORT_KEYS);
-    expect(report).toMatchObject({ checkpoint: 'scripted', format: 'retool', problems: 64, k: 4, temperature: 1, topP: 0.7, seed: 3, maxResponseTokens: 96, maxOutputChars: 64 });
+    expect(report).toMatchObject({
+      checkpoint: 'scripted', format: 'retool', problems: 128, k: 4, temperature: 1, topP: 0.7, seed: 3,
+      maxResponseTokens: PRESETS.classroom.maxResponseTokens, maxOutputChars: 64,
+    });
     expect(report.blocks.map((b) => Object.keys(b).sort())).toEqual([BLOCK_KEYS, BLOCK_KEYS]);
     const [none, one] = report.blocks;
-    expect(none).toMatchObject({ nmax: 0, samples: 256, 'pass@1': 0, codeRatio: 1, callsPerResponse: 0, correctCodeCount: 0 });
-    expect(one).toMatchObject({ nmax: 1, samples: 256, 'pass@1': 0.5, byTier: { easy: 1, medium: 1, hard: 0 }, correctCodeCount: 256, singleCallShare: 1 });
+    expect(none).toMatchObject({ nmax: 0, samples: 512, 'pass@1': 0, codeRatio: 1, callsPerResponse: 0, correctCodeCount: 0 });
+    expect(one).toMatchObject({ nmax: 1, samples: 512, 'pass@1': 0.25, byTier: { easy: 1, medium: 1, hard: 0 }, correctCodeCount: 512, singleCallShare: 1 });
+    expect(one.byKind).toEqual({ arithmetic: 0.5, compose: 0, search: 0, errorProne: 0 });
 
     const engine = await evaluatePassAtOne(scriptedRetoolModel(), testSet(), {
       ...settings,
-      episode: { format: TOOL_FORMATS.retool, maxResponseTokens: 96, maxOutputChars: 64 },
+      episode: { format: TOOL_FORMATS.retool, maxResponseTokens: PRESETS.classroom.maxResponseTokens, maxOutputChars: 64 },
       sandbox: testSetSandbox(),
       runOptions: { timeoutMs: 2000, maxOutputBytes: 1024 },
     });
     expect(report.blocks).toEqual(engine);
 
-    // k 4: 16 problems (64 answers) a chunk, 4 chunks per Nmax, 8 in all, after a 0 of 8.
+    // k 4: 16 problems (64 answers) a chunk, 8 chunks per Nmax, 16 in all, after a 0 of 16.
     const progress = progressOf(events);
-    expect(progress.map((e) => [e.task, e.done, e.total])).toEqual(Array.from({ length: 9 }, (_, i) => ['evaluate', i, 8]));
+    expect(progress.map((e) => [e.task, e.done, e.total])).toEqual(Array.from({ length: 17 }, (_, i) => ['evaluate', i, 16]));
     expect(progress[0].etaSeconds).toBeNull();
     expect(progress.slice(1).every((e) => e.etaSeconds !== null && e.etaSeconds >= 0)).toBe(true);
-    expect(progress.at(-1)).toMatchObject({ etaSeconds: 0, detail: 'Nmax 1: 64/64 problems' });
+    expect(progress.at(-1)).toMatchObject({ etaSeconds: 0, detail: 'Nmax 1: 128/128 problems' });
   });
 
   it('stops between chunks when asked, with nothing leaked', async () => {
@@ -183,16 +190,17 @@ describe('LabSession.evaluatePassAtOne', () => {
     expect(tf.memory().numTensors).toBe(tensorsBefore);
     expect(Object.keys(report).sort()).toEqual(REPORT_KEYS);
     // The limits are the checkpoint's run config's, not the classroom's.
-    expect(report).toMatchObject({ checkpoint: 'tiny @3', format: 'retool', problems: 64, k: 1, maxResponseTokens: 12, maxOutputChars: 16 });
-    expect(report.blocks.map((b) => [b.nmax, b.samples, Object.keys(b).sort()])).toEqual([[0, 64, BLOCK_KEYS], [1, 64, BLOCK_KEYS]]);
+    expect(report).toMatchObject({ checkpoint: 'tiny @3', format: 'retool', problems: 384, k: 1, maxResponseTokens: 12, maxOutputChars: 16 });
+    expect(report.blocks.map((b) => [b.nmax, b.samples, Object.keys(b).sort()])).toEqual([[0, 384, BLOCK_KEYS], [1, 384, BLOCK_KEYS]]);
     for (const block of report.blocks) {
       expect(block['pass@1']).toBeGreaterThanOrEqual(0);
       expect(block['pass@1']).toBeLessThanOrEqual(1);
-      expect(block.callsHistogram.reduce((a, b) => a + b, 0)).toBe(64);
+      expect(block.callsHistogram.reduce((a, b) => a + b, 0)).toBe(384);
     }
     const progress = progressOf(events);
-    expect(progress.map((e) => e.done)).toEqual([0, 1, 2]);
-    expect(new Set(progress.map((e) => e.total))).toEqual(new Set([2]));
+    // k 1: 64 problems a chunk, 6 chunks per Nmax of the 384, 12 in all.
+    expect(progress.map((e) => e.done)).toEqual(Array.from({ length: 13 }, (_, i) => i));
+    expect(new Set(progress.map((e) => e.total))).toEqual(new Set([12]));
 
     const runAfter = await session.saveCheckpoint();
     expect(Buffer.from(runAfter.weights).equals(Buffer.from(runBefore.weights))).toBe(true);

@@ -9,6 +9,7 @@ import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
 import { answerReward } from '../src/core/tasks/reward';
 import { encode } from '../src/core/tokenizer';
 import { scriptedPolicy } from './scriptedPolicy';
+import { arithmeticProblem } from '../src/core/tasks/arithmeticFamilies';
 
 const CODE = ' ```python\nprint(6*7)\n```';
 const OUTPUT = '\n```output\n42\n```\n';
@@ -56,7 +57,7 @@ describe('generateRollouts', () => {
       const ep = r.episode;
       expect(ep.responseText()).toBe(SCRIPT);
       expect(ep.endedWithEos).toBe(true);
-      expect(answerReward(ep.responseText(), ep.endedWithEos, { id: 'x', expression: '6*7', answer: 42, tier: 'hard', family: 'x' })).toBe(1);
+      expect(answerReward(ep.responseText(), ep.endedWithEos, arithmeticProblem('x', 'hard', '6*7', 42))).toBe(1);
       // Policy tokens: the code, then the answer and EOS; the output block is the environment's.
       const expectedMask = [...CODE].map(() => 1).concat([...OUTPUT].map(() => 0), [...'Answer: 42'].map(() => 1), [1]);
       expect(ep.policyMask).toEqual(expectedMask);

@@ -7,13 +7,13 @@ import { Random } from '../src/core/random';
 import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
 import { coldStartTraces, completeTrace, traceResponse, type ColdStartTrace } from '../src/core/sft/coldStartTraces';
 import { SftTrainer, traceRow } from '../src/core/sft/sftTrainer';
-import { FAMILIES } from '../src/core/tasks/families';
 import type { Problem } from '../src/core/tasks/problem';
-import { isTestExpression } from '../src/core/tasks/splits';
+import { ARITHMETIC_ONLY, isHeldOut } from '../src/core/tasks/splits';
 import { createNodeSandbox } from '../src/node/sandbox/nodeSandbox';
 import { BOS, EOS, encode, VOCAB_SIZE } from '../src/core/tokenizer';
+import { ARITHMETIC_FAMILIES, arithmeticProblem } from '../src/core/tasks/arithmeticFamilies';
 
-const product: Problem = { id: 'p', expression: '347*29+18', answer: 10081, tier: 'hard', family: 'productPlusTerm' };
+const product: Problem = arithmeticProblem('productPlusTerm', 'hard', '347*29+18', 10081);
 const RUN = { timeoutMs: 2000, maxOutputBytes: 1024 };
 const LIMITS = { maxResponseTokens: 96, maxOutputChars: 64 };
 
@@ -66,7 +66,7 @@ describe('coldStartTraces with the Node sandbox', () => {
       count: 48,
       maxDrafts: 64,
       format: TOOL_FORMATS.retool,
-      tierMix: { easy: 1, medium: 1, hard: 2 },
+      mix: { tierMix: { easy: 1, medium: 1, hard: 2 }, kindMix: ARITHMETIC_ONLY },
       rng: new Random(5),
       sandbox,
       runOptions: RUN,
@@ -76,12 +76,12 @@ describe('coldStartTraces with the Node sandbox', () => {
     expect(traces).toHaveLength(48);
     expect(drafted).toBeLessThanOrEqual(64);
     const families = new Set(traces.map((t) => t.problem.family));
-    expect([...families].sort()).toEqual(Object.keys(FAMILIES).sort());
+    expect([...families].sort()).toEqual(Object.keys(ARITHMETIC_FAMILIES).sort());
     // Each alternative code form appears and verified.
     const code = traces.map((t) => t.segments[0].text).join('\n');
     for (const form of ['print(sum([', 'x = ', 'print(pow(', ' % ']) expect(code).toContain(form);
     for (const t of traces) {
-      expect(isTestExpression(t.problem.expression)).toBe(false);
+      expect(isHeldOut(t.problem)).toBe(false);
       expect(t.segments[2].text).toBe(`Answer: ${t.problem.answer}`);
       expect(t.segments[1].text).toBe(`\n<interpreter>\n${t.problem.answer}\n</interpreter>\n`);
     }
@@ -89,7 +89,7 @@ describe('coldStartTraces with the Node sandbox', () => {
 });
 
 const tinyTrace = (answer: string): ColdStartTrace => ({
-  problem: { id: 'x', expression: '2+3', answer: 5, tier: 'easy', family: 'oneDigitSum' },
+  problem: arithmeticProblem('oneDigitSum', 'easy', '2+3', 5),
   prompt: 'Q:',
   segments: [
     { kind: 'policy', text: ' <code>' },

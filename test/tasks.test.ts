@@ -1,46 +1,107 @@
 import { describe, expect, it } from 'vitest';
 import { Random } from '../src/core/random';
-import { FAMILIES, TIER_FAMILIES, type FamilyName } from '../src/core/tasks/families';
-import { TIERS, type Problem, type Tier } from '../src/core/tasks/problem';
+import { ARITHMETIC_FAMILIES, type ArithmeticFamilyName } from '../src/core/tasks/arithmeticFamilies';
+import { FAMILIES, KIND_FAMILIES, TIER_FAMILIES } from '../src/core/tasks/families';
+import { KINDS, TIERS, type Kind, type Problem, type Tier } from '../src/core/tasks/problem';
 import { formatPrompt } from '../src/core/tasks/prompt';
-import { isTestExpression, testSet, trainProblem } from '../src/core/tasks/splits';
+import { ARITHMETIC_ONLY, evalSet, isHeldOut, testSet, trainProblem } from '../src/core/tasks/splits';
 import { pickWeighted } from '../src/core/tasks/weightedChoice';
+import { arithmeticProblem } from '../src/core/tasks/arithmeticFamilies';
 
 const ONLY_EASY: Record<Tier, number> = { easy: 1, medium: 0, hard: 0 };
 
-function draw(seed: number, n: number, mix: Record<Tier, number>): Problem[] {
+function draw(seed: number, n: number, tierMix: Record<Tier, number>, kindMix: Record<Kind, number> = ARITHMETIC_ONLY): Problem[] {
   const rng = new Random(seed);
-  return Array.from({ length: n }, () => trainProblem(rng, mix));
+  return Array.from({ length: n }, () => trainProblem(rng, { tierMix, kindMix }));
 }
+
+/** Held out, by the arithmetic expression's id. */
+const isTestExpression = (family: string, expression: string) => isHeldOut({ id: `${family}:${expression}` });
+const arithmetic = (expression: string | undefined): string => {
+  if (expression === undefined) throw new Error('not an arithmetic problem');
+  return expression;
+};
 
 const PINNED_FIRST_EASY = ['6+7', '7+9', '3+7'];
 const PINNED_FIRST_HARD = '578*37';
+// Drawn before the other kinds existed (commit 02aafab): an arithmetic-only mix must still draw these.
+const PINNED_TRAIN_EASY = ['2+9', '9+3', '5+8', '1+4', '3+9'];
 
 describe('families', () => {
-  it('each family makes problems of its tier, with id family:expression and an integer answer', () => {
+  it('each arithmetic family makes problems of its tier, with id family:expression, the question and solution of the expression, and an integer answer', () => {
     const rng = new Random(1);
     for (const tier of TIERS) {
       for (const family of TIER_FAMILIES[tier]) {
         for (let i = 0; i < 200; i++) {
           const p = FAMILIES[family](rng);
           expect(p.tier).toBe(tier);
+          expect(p.kind).toBe('arithmetic');
           expect(p.family).toBe(family);
           expect(p.id).toBe(`${family}:${p.expression}`);
+          expect(p.question).toBe(`what is ${p.expression}?`);
+          expect(p.solution).toBe(`print(${p.expression})`);
           expect(Number.isSafeInteger(p.answer) && p.answer >= 0).toBe(true);
           expect(p.expression).toMatch(/^[0-9+\-*%]+$/);
         }
       }
     }
-    expect(Object.keys(FAMILIES).sort()).toEqual(TIERS.flatMap((t) => TIER_FAMILIES[t]).sort());
+    expect(Object.keys(ARITHMETIC_FAMILIES).sort()).toEqual(TIERS.flatMap((t) => TIER_FAMILIES[t]).sort());
+    expect(Object.keys(FAMILIES).sort()).toEqual(KINDS.flatMap((k) => KIND_FAMILIES[k]).sort());
+  });
+
+  it('the other kinds ask questions that are not an expression to copy, with hard tier, id family:question and an integer answer', () => {
+    const rng = new Random(12);
+    const shapes: Record<string, RegExp> = {
+      multiplesBelow: /^how many multiples of ([3-9]|1\d) are below [1-9]\d\d\?$/,
+      digitSum: /^what is the sum of the digits of [2-9]\*\*[1-5]\d\?$/,
+      gcd: /^what is the gcd of \d+ and \d+\?$/,
+      primesBelow: /^how many primes are below \d+\?$/,
+      cubeRoot: /^which x has x\*\*3 = \d+\?$/,
+      smallestProduct: /^what is the smallest n with n\*\(n\+1\) > \d+\?$/,
+      timesProduct: /^what is [1-9]\d\d x [1-9]\d\?$/,
+      timesProductPlus: /^what is [1-9]\d\d x [1-9]\d \+ [1-9]\d?\?$/,
+    };
+    expect(Object.keys(shapes).sort()).toEqual(KINDS.filter((k) => k !== 'arithmetic').flatMap((k) => KIND_FAMILIES[k]).sort());
+    for (const kind of KINDS.filter((k) => k !== 'arithmetic')) {
+      for (const family of KIND_FAMILIES[kind]) {
+        for (let i = 0; i < 200; i++) {
+          const p = FAMILIES[family](rng);
+          expect(p).toMatchObject({ kind, family, tier: 'hard', id: `${family}:${p.question}` });
+          expect(p.expression).toBeUndefined();
+          expect(p.question).toMatch(shapes[family]);
+          expect(Number.isSafeInteger(p.answer) && p.answer >= 0).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('computes the other kinds\' answers by hand-checkable arithmetic', () => {
+    const rng = new Random(13);
+    for (let i = 0; i < 100; i++) {
+      const m = FAMILIES.multiplesBelow(rng);
+      const [k, n] = m.question.match(/\d+/g)!.map(Number);
+      expect(m.answer).toBe(Array.from({ length: n }, (_, j) => j).filter((j) => j > 0 && j % k === 0).length);
+      const c = FAMILIES.cubeRoot(rng);
+      expect(c.answer ** 3).toBe(Number(c.question.match(/= (\d+)/)![1]));
+      const s = FAMILIES.smallestProduct(rng);
+      const bound = Number(s.question.match(/> (\d+)/)![1]);
+      expect(s.answer * (s.answer + 1)).toBeGreaterThan(bound);
+      expect((s.answer - 1) * s.answer).toBeLessThanOrEqual(bound);
+      const t = FAMILIES.timesProductPlus(rng);
+      const [a, b, term] = t.question.match(/\d+/g)!.map(Number);
+      expect(t.answer).toBe(a * b + term);
+      expect(t.solution).toBe(`print(${a}*${b}+${term})`);
+    }
+    expect(FAMILIES.primesBelow(new Random(1)).answer).toBeGreaterThan(0);
   });
 
   it('draws operands in the documented ranges', () => {
     const rng = new Random(2);
     const sums = new Set<string>();
-    for (let i = 0; i < 3000; i++) sums.add(FAMILIES.oneDigitSum(rng).expression);
+    for (let i = 0; i < 3000; i++) sums.add(arithmetic(FAMILIES.oneDigitSum(rng).expression));
     // one-digit sums: a, b in 0..9, so exactly 10 * 10 expressions
     expect(sums.size).toBe(100);
-    const shapes: Record<FamilyName, RegExp> = {
+    const shapes: Record<ArithmeticFamilyName, RegExp> = {
       oneDigitSum: /^\d\+\d$/,
       twoDigitSum: /^[1-9]\d\+[1-9]\d$/,
       twoDigitDifference: /^[1-9]\d-[1-9]\d$/,
@@ -51,7 +112,7 @@ describe('families', () => {
       modulo: /^[1-9]\d\d%([7-9]|[1-9]\d)$/,
       power: /^([2-9]|1\d)\*\*[2-4]$/,
     };
-    for (const [family, shape] of Object.entries(shapes) as [FamilyName, RegExp][]) {
+    for (const [family, shape] of Object.entries(shapes) as [ArithmeticFamilyName, RegExp][]) {
       for (let i = 0; i < 300; i++) expect(FAMILIES[family](rng).expression).toMatch(shape);
     }
   });
@@ -61,14 +122,14 @@ describe('families', () => {
     const rng = new Random(3);
     for (let i = 0; i < 200; i++) {
       const d = FAMILIES.twoDigitDifference(rng);
-      const [a, b] = d.expression.split('-').map(Number);
+      const [a, b] = arithmetic(d.expression).split('-').map(Number);
       expect(d.answer).toBe(a - b);
       expect(a).toBeGreaterThanOrEqual(b);
       const m = FAMILIES.modulo(rng);
-      const [x, y] = m.expression.split('%').map(Number);
+      const [x, y] = arithmetic(m.expression).split('%').map(Number);
       expect(m.answer).toBe(x - Math.floor(x / y) * y);
       const p = FAMILIES.productPlusTerm(rng);
-      const [prod, c] = p.expression.split('+');
+      const [prod, c] = arithmetic(p.expression).split('+');
       const [u, v] = prod.split('*').map(Number);
       expect(p.answer).toBe(u * v + Number(c));
     }
@@ -94,15 +155,20 @@ describe('pickWeighted', () => {
 });
 
 describe('test set', () => {
-  it('is fixed: 16 easy, 16 medium, 32 hard, every family present, unique, identical on every call', () => {
+  it('is fixed: 16 easy, 16 medium, 32 hard arithmetic, then 8 of each other family, unique, identical on every call', () => {
     const set = testSet();
-    expect(set).toHaveLength(64);
-    const count = (tier: Tier) => set.filter((p) => p.tier === tier).length;
+    expect(set).toHaveLength(128);
+    const arithmeticSet = set.slice(0, 64);
+    expect(arithmeticSet.every((p) => p.kind === 'arithmetic')).toBe(true);
+    const count = (tier: Tier) => arithmeticSet.filter((p) => p.tier === tier).length;
     expect([count('easy'), count('medium'), count('hard')]).toEqual([16, 16, 32]);
     expect(new Set(set.map((p) => p.family)).size).toBe(Object.keys(FAMILIES).length);
-    expect(new Set(set.map((p) => p.expression)).size).toBe(64);
+    for (const family of KINDS.filter((k) => k !== 'arithmetic').flatMap((k) => KIND_FAMILIES[k])) {
+      expect(set.filter((p) => p.family === family)).toHaveLength(8);
+    }
+    expect(new Set(set.map((p) => p.id)).size).toBe(128);
     expect(testSet()).toEqual(set);
-    expect(set.every((p) => isTestExpression(p.expression))).toBe(true);
+    expect(set.every((p) => isHeldOut(p))).toBe(true);
     // Pinned: a changed generator or seed would silently change what every run is measured on.
     expect(set.slice(0, 3).map((p) => p.expression)).toEqual(PINNED_FIRST_EASY);
     expect(set[32].expression).toBe(PINNED_FIRST_HARD);
@@ -114,31 +180,52 @@ describe('test set', () => {
     expect(() => {
       (set[0] as { answer: number }).answer = -1;
     }).toThrow();
-    expect(testSet()).toHaveLength(64);
+    expect(testSet()).toHaveLength(128);
+  });
+
+  it('the evaluation set is the test set plus 32 more of each non-arithmetic family, all held out', () => {
+    const evaluation = evalSet();
+    expect(evaluation).toHaveLength(384);
+    expect(evaluation.slice(0, 128)).toEqual(testSet());
+    expect(new Set(evaluation.map((p) => p.id)).size).toBe(384);
+    for (const family of KIND_FAMILIES.search) expect(evaluation.filter((p) => p.family === family)).toHaveLength(40);
+    expect(evaluation.every((p) => isHeldOut(p))).toBe(true);
   });
 
   it('holds out symmetric sums and products only as a<b, so the swapped twin stays in training', () => {
     const symmetric = testSet().filter((p) => ['oneDigitSum', 'twoDigitSum', 'oneDigitProduct'].includes(p.family));
     expect(symmetric).toHaveLength(16 + 6 + 5);
     for (const p of symmetric) {
-      const m = /^(\d+)([+*])(\d+)$/.exec(p.expression)!;
+      const m = /^(\d+)([+*])(\d+)$/.exec(arithmetic(p.expression))!;
       expect(Number(m[1])).toBeLessThan(Number(m[3]));
-      expect(isTestExpression(`${m[3]}${m[2]}${m[1]}`)).toBe(false);
+      expect(isTestExpression(p.family, `${m[3]}${m[2]}${m[1]}`)).toBe(false);
     }
   });
 });
 
 describe('trainProblem', () => {
   it('never returns a test expression, and reaches every other one-digit sum', () => {
-    const seen = new Set(draw(6, 20000, ONLY_EASY).map((p) => p.expression));
+    const seen = new Set(draw(6, 20000, ONLY_EASY).map((p) => arithmetic(p.expression)));
     const heldOutEasy = testSet().filter((p) => p.tier === 'easy').length;
-    for (const e of seen) expect(isTestExpression(e)).toBe(false);
+    for (const e of seen) expect(isTestExpression('oneDigitSum', e)).toBe(false);
     // 100 one-digit sums minus the 16 held out
     expect(seen.size).toBe(100 - heldOutEasy);
   });
 
-  it('never returns a test expression in any tier', () => {
-    for (const p of draw(7, 20000, { easy: 1, medium: 1, hard: 1 })) expect(isTestExpression(p.expression)).toBe(false);
+  it('never returns a held-out problem of any tier or kind', () => {
+    for (const p of draw(7, 20000, { easy: 1, medium: 1, hard: 1 }, { arithmetic: 1, compose: 1, search: 1, errorProne: 1 })) {
+      expect(isHeldOut(p)).toBe(false);
+    }
+  });
+
+  it('follows the kind mix, and an arithmetic-only mix draws exactly what it drew before the kinds existed', () => {
+    const problems = draw(14, 4000, { easy: 1, medium: 1, hard: 1 }, { arithmetic: 2, compose: 1, search: 0, errorProne: 1 });
+    const count = (kind: Kind) => problems.filter((p) => p.kind === kind).length;
+    // expected compose 4000 * 1/4 = 1000, sd = sqrt(4000 * 0.25 * 0.75) = 27.4
+    expect(Math.abs(count('compose') - 1000)).toBeLessThan(110);
+    expect(Math.abs(count('arithmetic') - 2000)).toBeLessThan(130);
+    expect(count('search')).toBe(0);
+    expect(draw(9, 5, ONLY_EASY).map((p) => p.expression)).toEqual(PINNED_TRAIN_EASY);
   });
 
   it('follows the tier mix and is deterministic per seed', () => {
@@ -152,13 +239,15 @@ describe('trainProblem', () => {
   });
 
   it('refuses a mix with no weight', () => {
-    expect(() => trainProblem(new Random(1), { easy: 0, medium: 0, hard: 0 })).toThrow(/sum to zero/);
+    expect(() => trainProblem(new Random(1), { tierMix: { easy: 0, medium: 0, hard: 0 }, kindMix: ARITHMETIC_ONLY })).toThrow(/sum to zero/);
+    expect(() => trainProblem(new Random(1), { tierMix: ONLY_EASY, kindMix: { arithmetic: 0, compose: 0, search: 0, errorProne: 0 } })).toThrow(/sum to zero/);
   });
 });
 
 describe('formatPrompt', () => {
   it('writes the exact prompt format', () => {
-    const p: Problem = { id: 'productPlusTerm:347*29+18', expression: '347*29+18', answer: 10081, tier: 'hard', family: 'productPlusTerm' };
+    const p: Problem = arithmeticProblem('productPlusTerm', 'hard', '347*29+18', 10081);
     expect(formatPrompt(p)).toBe('Q: what is 347*29+18?\nA:');
+    expect(formatPrompt(FAMILIES.cubeRoot(new Random(1)))).toMatch(/^Q: which x has x\*\*3 = \d+\?\nA:$/);
   });
 });

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Problem } from '../src/core/tasks/problem';
 import { answerReward, extractFinalAnswer } from '../src/core/tasks/reward';
+import { arithmeticProblem } from '../src/core/tasks/arithmeticFamilies';
 
-const P: Problem = { id: 'productPlusTerm:347*29+18', expression: '347*29+18', answer: 10081, tier: 'hard', family: 'productPlusTerm' };
+const P: Problem = arithmeticProblem('productPlusTerm', 'hard', '347*29+18', 10081);
 const TOOL_RESPONSE = ' ```python\nprint(347*29+18)\n```\n```output\n10081\n```\nAnswer: 10081';
 
 describe('extractFinalAnswer', () => {

@@ -191,6 +191,22 @@ describe('lab controller against a fake trainer', () => {
     expect(fake.trainers[0].methods().filter((m) => m === 'evaluate')).toHaveLength(3);
   });
 
+  it('Train runs the sweep when the sweep preset is chosen, and trains one run otherwise', async () => {
+    const { store, fake, controller } = await lab({ steps: 2 });
+    await controller.start(false);
+    store.setState({ preset: 'sweep', sweepNmax: [0, 2] });
+    await controller.train();
+    const sweep = store.getState().sweep!;
+    expect(sweep.runIds.map((id) => store.getState().runs[id].config.nmax)).toEqual([0, 2]);
+    expect(sweep.position).toBe(2);
+    expect(fake.trainers[0].methods().filter((m) => m === 'evaluate')).toHaveLength(2);
+    store.setState({ preset: 'quick' });
+    controller.newRunFromKnobs();
+    await controller.train();
+    expect(Object.keys(store.getState().runs)).toHaveLength(3);
+    expect(store.getState().sweep!.runIds).toEqual(sweep.runIds);
+  });
+
   it('brings a sweep back after a reload, with its matrix rows, ready to resume where it stopped', async () => {
     const dbName = `ui-controller-sweep-${++dbCount}`;
     const first = await lab({ steps: 2, dbName });

@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { configErrors, NUMERIC_BOUNDS, PRESETS, type ExperimentConfig } from '../core/experiment';
+import { KINDS } from '../core/tasks/problem';
 
 export class UsageError extends Error {}
 
@@ -37,7 +38,7 @@ export function kebab(name: string): string {
 
 /** parseArgs option specs for every knob, all as strings (parsed and checked here). */
 export function knobOptions(): Record<string, { type: 'string' }> {
-  const names = [...Object.keys(NUMERIC_BOUNDS), 'algorithm', 'format', 'klEstimator', 'tierMix'];
+  const names = [...Object.keys(NUMERIC_BOUNDS), 'algorithm', 'format', 'klEstimator', 'tierMix', 'kindMix'];
   return Object.fromEntries(names.map((n) => [kebab(n), { type: 'string' as const }]));
 }
 
@@ -45,7 +46,7 @@ export function knobOptions(): Record<string, { type: 'string' }> {
 export function experimentFromFlags(presetName: string, flags: Record<string, string | boolean | undefined>): ExperimentConfig {
   const preset = PRESETS[presetName];
   if (!preset) throw new UsageError(`unknown preset '${presetName}' (known: ${Object.keys(PRESETS).join(', ')})`);
-  const config: ExperimentConfig = { ...preset, tierMix: { ...preset.tierMix } };
+  const config: ExperimentConfig = { ...preset, tierMix: { ...preset.tierMix }, kindMix: { ...preset.kindMix } };
   for (const key of Object.keys(NUMERIC_BOUNDS) as (keyof typeof NUMERIC_BOUNDS)[]) {
     const raw = flags[kebab(key)];
     if (typeof raw !== 'string') continue;
@@ -63,6 +64,13 @@ export function experimentFromFlags(presetName: string, flags: Record<string, st
     }
     config.tierMix = { easy: parts[0], medium: parts[1], hard: parts[2] };
   }
+  if (typeof flags['kind-mix'] === 'string') {
+    const parts = flags['kind-mix'].split(',').map(Number);
+    if (parts.length !== KINDS.length || parts.some((p) => !Number.isFinite(p))) {
+      throw new UsageError(`--kind-mix needs ${KINDS.length} numbers ${KINDS.join(',')}, got '${flags['kind-mix']}'`);
+    }
+    config.kindMix = Object.fromEntries(KINDS.map((k, i) => [k, parts[i]])) as ExperimentConfig['kindMix'];
+  }
   const errors = Object.entries(configErrors(config));
   if (errors.length > 0) throw new UsageError(errors.map(([key, message]) => `--${kebab(key)}: ${message}`).join('\n'));
   return config;
@@ -75,7 +83,8 @@ export function knobUsage(): string {
       '  --algorithm ppo|reinforce++|grpo   (alias --algo)',
       '  --format zerotir|retool',
       '  --kl-estimator k1|k3',
-      '  --tier-mix E,M,H             shares of easy, medium, hard prompts',
+      '  --tier-mix E,M,H             shares of easy, medium, hard arithmetic prompts',
+      '  --kind-mix A,C,S,E           shares of arithmetic, compose, search, error-prone prompts',
     ])
     .join('\n');
 }

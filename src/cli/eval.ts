@@ -1,7 +1,7 @@
 /**
  * npm run eval -- --checkpoint DIR --nmax 0,1,2,4 --k 8 [--temperature 1 --top-p 0.7] --out FILE
  *
- * ReTool's protocol on the held-out test set: k samples per problem, pass@1 averaged over them,
+ * ReTool's protocol on the held-out evaluation set (384 problems, splits.ts): k samples per problem, pass@1 averaged over them,
  * by tier, with the code-use figures, one block per inference Nmax. Writes the report as JSON to
  * FILE (stdout without --out) and a table on stderr. The tool format and the episode limits come
  * from the checkpoint's run config when it has one (else the classroom preset), unless given.
@@ -12,7 +12,7 @@ import { TOOL_FORMATS, type ToolFormatName } from '../core/env/formats';
 import { evaluatePassAtOne, type EvalBlock } from '../core/eval/passAtOne';
 import { checkpointEpisodeLimits } from '../core/eval/checkpointLimits';
 import { sandboxRunOptions } from '../core/experiment';
-import { testSet } from '../core/tasks/splits';
+import { evalSet } from '../core/tasks/splits';
 import { loadCheckpointDir } from '../node/checkpointFiles';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
 import type { EvalReport } from '../lab/evaluationRequest';
@@ -99,7 +99,7 @@ async function main(): Promise<number> {
   const maxResponseTokens = args.maxResponseTokens ?? fromCheckpoint.maxResponseTokens;
   const sandbox = createNodeSandbox({ size: 2 });
   const started = performance.now();
-  const problems = testSet();
+  const problems = evalSet();
   try {
     const blocks = await evaluatePassAtOne(model, problems, {
       nmaxList: args.nmaxList,

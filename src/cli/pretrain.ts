@@ -1,5 +1,5 @@
 /**
- * npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--batch-size N] [--row-length N] [--lr X]
+ * npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--kind-mix A,C,S,E] [--batch-size N] [--row-length N] [--lr X]
  *
  * Pretrains the base model on the synthetic corpus (no tool-use transcripts) and writes a
  * checkpoint whose meta holds the model config, the corpus recipe, the pretraining config and
@@ -10,13 +10,14 @@ import { join } from 'node:path';
 import { BASE_MODEL_CONFIG } from '../core/model/config';
 import { GPT } from '../core/model/gpt';
 import { BASE_PRETRAIN_CONFIG, Pretrainer, type PretrainConfig } from '../core/pretrain/pretrainer';
+import { KINDS, type Kind } from '../core/tasks/problem';
 import { loadCheckpointDir, saveCheckpointDir } from '../node/checkpointFiles';
 import { useNodeBackend } from '../node/tfBackend';
 import { argsOrExitCode, parseStringFlags, UsageError } from './cliArgs';
 import { drawProgress, formatDuration, progressLine, yieldToEventLoop } from './progress';
 
-const USAGE = `usage: npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--batch-size N]
-                           [--row-length N] [--lr X] [--save-every N] [--from CHECKPOINT_DIR]
+const USAGE = `usage: npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--kind-mix A,C,S,E]
+                           [--batch-size N] [--row-length N] [--lr X] [--save-every N] [--from CHECKPOINT_DIR]
 defaults: ${JSON.stringify({ ...BASE_PRETRAIN_CONFIG, recipe: undefined })}, out runs/base (the shipped model in public/models/base took three stages: see its RECIPE.md)`;
 
 function positiveNumber(flag: string, raw: string | undefined, fallback: number, integer: boolean, max = Infinity): number {
@@ -28,13 +29,23 @@ function positiveNumber(flag: string, raw: string | undefined, fallback: number,
   return value;
 }
 
+/** `A,C,S,E`: the corpus's shares of arithmetic, compose, search and error-prone problems. */
+function parseKindMix(raw: string): Record<Kind, number> {
+  const parts = raw.split(',').map((x) => (x.trim() === '' ? NaN : Number(x)));
+  if (parts.length !== KINDS.length || parts.some((x) => !(x >= 0) || !Number.isFinite(x)) || parts.every((x) => x === 0)) {
+    throw new UsageError(`--kind-mix needs ${KINDS.length} numbers >= 0 (${KINDS.join(',')}), not all 0, got '${raw}'`);
+  }
+  return Object.fromEntries(KINDS.map((k, i) => [k, parts[i]])) as Record<Kind, number>;
+}
+
 function parsePretrainArgs(argv: string[]): { config: PretrainConfig; out: string; from?: string; saveEvery: number } | 'help' {
-  const values = parseStringFlags(argv, ['steps', 'seed', 'out', 'tool-prior', 'batch-size', 'row-length', 'lr', 'save-every', 'from']);
+  const values = parseStringFlags(argv, ['steps', 'seed', 'out', 'tool-prior', 'kind-mix', 'batch-size', 'row-length', 'lr', 'save-every', 'from']);
   if (values.help) return 'help';
   const d = BASE_PRETRAIN_CONFIG;
   const str = (k: string) => values[k] as string | undefined;
   const toolPrior = str('tool-prior') === undefined ? d.recipe.toolPrior : Number(str('tool-prior'));
   if (!(toolPrior >= 0 && toolPrior <= 1)) throw new UsageError(`--tool-prior needs a number in [0, 1], got '${str('tool-prior')}'`);
+  const kindMix = str('kind-mix') === undefined ? d.recipe.kindMix : parseKindMix(str('kind-mix')!);
   const seedRaw = str('seed');
   const seed = seedRaw === undefined ? d.seed : Number(seedRaw);
   if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed needs a whole number >= 0, got '${seedRaw}'`);
@@ -45,7 +56,7 @@ function parsePretrainArgs(argv: string[]): { config: PretrainConfig; out: strin
     batchSize: positiveNumber('batch-size', str('batch-size'), d.batchSize, true),
     rowLength: positiveNumber('row-length', str('row-length'), d.rowLength, true, BASE_MODEL_CONFIG.contextLength),
     learningRate: positiveNumber('lr', str('lr'), d.learningRate, false),
-    recipe: { ...d.recipe, toolPrior },
+    recipe: { ...d.recipe, toolPrior, kindMix },
   };
   return {
     config,

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { TOOL_FORMATS, type ToolFormatName } from '../core/env/formats';
 import { PRESETS } from '../core/experiment';
 import { Random } from '../core/random';
+import { ARITHMETIC_ONLY } from '../core/tasks/splits';
 import { coldStartTraces, traceResponse } from '../core/sft/coldStartTraces';
 import { DEFAULT_SFT_CONFIG, SftTrainer, type SftConfig } from '../core/sft/sftTrainer';
 import { loadCheckpointDir, saveCheckpointDir } from '../node/checkpointFiles';
@@ -92,7 +93,8 @@ async function main(): Promise<number> {
       count: traceCount,
       maxDrafts: traceCount * 4,
       format: TOOL_FORMATS[format],
-      tierMix: classroom.tierMix,
+      // Arithmetic only: the recipe the shipped cold start (public/models/coldstart) was made with.
+      mix: { tierMix: classroom.tierMix, kindMix: ARITHMETIC_ONLY },
       rng: new Random(config.seed).fork(3),
       sandbox,
       runOptions: { timeoutMs: classroom.sandboxTimeoutMs, maxOutputBytes: 1024 },

@@ -4,7 +4,7 @@
  * files, TensorFlow Playground's state list).
  */
 import type { RunOptions } from './sandbox/protocol';
-import type { Tier } from './tasks/problem';
+import { KINDS, type Kind, type Tier } from './tasks/problem';
 
 export type Algorithm = 'ppo' | 'reinforce++' | 'grpo';
 export type ToolFormatName = 'zerotir' | 'retool';
@@ -42,8 +42,10 @@ export interface ExperimentConfig {
   /** Tool output is cut to this many characters, with a visible marker. */
   maxOutputChars: number;
   gradClip: number;
-  /** Share of each tier in the training prompts. */
+  /** Share of each tier among the arithmetic training prompts. */
   tierMix: Record<Tier, number>;
+  /** Share of each kind of problem (arithmetic, compose, search, error-prone) in the training prompts. */
+  kindMix: Record<Kind, number>;
   /** Held-out greedy evaluation every this many steps (and at step 0). */
   testEvery: number;
   /** Decoded rollouts kept per step for the inspector and samples.jsonl. */
@@ -63,7 +65,9 @@ const CLASSROOM: ExperimentConfig = {
   promptsPerStep: 16,
   groupSize: 8,
   epochs: 1,
-  minibatchSize: 128,
+  // Four gradient steps per batch of 128 (as OpenRLHF and verl split a rollout batch): after the
+  // first, the policy has moved, so the ratio leaves 1 and the clip acts.
+  minibatchSize: 32,
   clipEps: 0.2,
   valueClip: 0.2,
   valueCoef: 0.5,
@@ -76,10 +80,13 @@ const CLASSROOM: ExperimentConfig = {
   filterLow: 0.1,
   filterHigh: 0.9,
   temperature: 0.7,
-  maxResponseTokens: 96,
+  // Room for a failed call, its error line, a fixed call, its output and the answer.
+  maxResponseTokens: 160,
   maxOutputChars: 64,
   gradClip: 1,
   tierMix: { easy: 0.25, medium: 0.25, hard: 0.5 },
+  // Families that adopt code at different steps make the curves rise gradually (issue 11).
+  kindMix: { arithmetic: 0.4, compose: 0.25, search: 0.15, errorProne: 0.2 },
   testEvery: 10,
   samplesPerStep: 4,
   sandboxTimeoutMs: 2000,
@@ -88,7 +95,9 @@ const CLASSROOM: ExperimentConfig = {
 export const PRESETS: Record<string, ExperimentConfig> = {
   classroom: CLASSROOM,
   'no-tool': { ...CLASSROOM, nmax: 0 },
-  quick: { ...CLASSROOM, steps: 60, promptsPerStep: 8, groupSize: 8, minibatchSize: 64, testEvery: 10 },
+  quick: { ...CLASSROOM, steps: 60, promptsPerStep: 8, groupSize: 8, minibatchSize: 16, testEvery: 10 },
+  // Sized so that five runs (Nmax 0, 1, 2, 4, 8) and their evaluations finish in under an hour here.
+  ablation: { ...CLASSROOM, steps: 60, promptsPerStep: 12, groupSize: 8, minibatchSize: 24, testEvery: 20 },
 };
 
 export const DEFAULT_PRESET = 'classroom';
@@ -149,6 +158,10 @@ export function configErrors(config: ExperimentConfig): Partial<Record<keyof Exp
   const shares = mix ? [mix.easy, mix.medium, mix.hard] : [];
   if (shares.length !== 3 || shares.some((s) => typeof s !== 'number' || !(s >= 0)) || shares.reduce((a, b) => a + b, 0) <= 0) {
     errors.tierMix = 'tierMix needs non-negative easy, medium and hard shares that are not all 0';
+  }
+  const kinds = config.kindMix ? KINDS.map((k) => config.kindMix[k]) : [];
+  if (kinds.length !== KINDS.length || kinds.some((s) => typeof s !== 'number' || !(s >= 0) || !Number.isFinite(s)) || kinds.reduce((a, b) => a + b, 0) <= 0) {
+    errors.kindMix = `kindMix needs non-negative ${KINDS.join(', ')} shares that are not all 0`;
   }
   return errors;
 }

@@ -21,7 +21,7 @@ import { Random } from '../core/random';
 import { evaluateProblems } from '../core/rl/evaluate';
 import type { PythonSandbox } from '../core/sandbox/protocol';
 import type { Problem } from '../core/tasks/problem';
-import { testSet } from '../core/tasks/splits';
+import { evalSet } from '../core/tasks/splits';
 import { withNucleusFilter } from '../core/eval/nucleus';
 import { passAtOneSettingsErrors, type EvalReport, type PassAtOneRequest, type PassAtOneSettings } from './evaluationRequest';
 import { progressEvent } from './progressEvent';
@@ -51,13 +51,13 @@ export async function runPassAtOneJob(request: PassAtOneRequest, hooks: Evaluati
   }
 }
 
-/** The report for `model` on `problems` (the held-out test set unless given). */
+/** The report for `model` on `problems` (the held-out evaluation set unless given). */
 export async function passAtOneReport(
   model: GPT,
   meta: Record<string, unknown>,
   request: PassAtOneSettings & { label: string },
   hooks: EvaluationHooks,
-  problems: Problem[] = testSet(),
+  problems: Problem[] = evalSet(),
 ): Promise<EvalReport | null> {
   checkRequest(request);
   const { nmaxList, k, temperature, topP, seed } = request;

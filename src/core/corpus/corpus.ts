@@ -5,8 +5,8 @@
  * checkpoint's meta, so a checkpoint says what its model has read.
  */
 import type { Random } from '../random';
-import { TIERS, type Tier } from '../tasks/problem';
-import { trainProblem } from '../tasks/splits';
+import { KINDS, TIERS, type Kind, type Tier } from '../tasks/problem';
+import { ARITHMETIC_ONLY, trainProblem } from '../tasks/splits';
 import { pickWeighted } from '../tasks/weightedChoice';
 import { notebookDocument, proseDocument, qaDocument, toolQaDocument } from './documents';
 
@@ -17,8 +17,10 @@ export interface CorpusRecipe {
   qaShare: number;
   notebookShare: number;
   proseShare: number;
-  /** Relative weights of the tiers in Q/A documents and notebook snippets. */
+  /** Relative weights of the tiers of arithmetic in Q/A documents and notebook snippets. */
   tierMix: Record<Tier, number>;
+  /** Relative weights of the kinds of problem; a recipe saved before kinds existed reads as arithmetic only. */
+  kindMix: Record<Kind, number>;
 }
 
 /**
@@ -32,6 +34,7 @@ export const DEFAULT_CORPUS_RECIPE: CorpusRecipe = {
   notebookShare: 0.4,
   proseShare: 0.1,
   tierMix: { easy: 0.4, medium: 0.35, hard: 0.25 },
+  kindMix: ARITHMETIC_ONLY,
 };
 
 function isWeight(x: unknown): x is number {
@@ -55,23 +58,33 @@ export function validateCorpusRecipe(x: unknown): CorpusRecipe {
     if (!isWeight(mix[tier])) throw new Error(`corpus recipe tierMix.${tier} must be a number >= 0, got ${String(mix[tier])}`);
   }
   if (TIERS.every((tier) => mix[tier] === 0)) throw new Error('corpus recipe tierMix sums to zero');
+  const kinds = (r.kindMix ?? ARITHMETIC_ONLY) as Record<string, unknown>;
+  if (typeof kinds !== 'object' || kinds === null) throw new Error('corpus recipe kindMix must be an object');
+  for (const kind of KINDS) {
+    if (!isWeight(kinds[kind])) throw new Error(`corpus recipe kindMix.${kind} must be a number >= 0, got ${String(kinds[kind])}`);
+  }
+  if (KINDS.every((kind) => kinds[kind] === 0)) throw new Error('corpus recipe kindMix sums to zero');
   return {
     toolPrior: r.toolPrior,
     qaShare: r.qaShare as number,
     notebookShare: r.notebookShare as number,
     proseShare: r.proseShare as number,
     tierMix: { easy: mix.easy as number, medium: mix.medium as number, hard: mix.hard as number },
+    kindMix: Object.fromEntries(KINDS.map((kind) => [kind, kinds[kind] as number])) as Record<Kind, number>,
   };
 }
 
 type DocumentKind = 'qa' | 'notebook' | 'prose';
-const KINDS: readonly DocumentKind[] = ['qa', 'notebook', 'prose'];
+const DOCUMENT_KINDS: readonly DocumentKind[] = ['qa', 'notebook', 'prose'];
 
 /** One document of at most ~200 characters. */
 export function corpusDocument(rng: Random, recipe: CorpusRecipe): string {
-  const kind = pickWeighted(rng, { qa: recipe.qaShare, notebook: recipe.notebookShare, prose: recipe.proseShare }, KINDS);
+  const kind = pickWeighted(rng, { qa: recipe.qaShare, notebook: recipe.notebookShare, prose: recipe.proseShare }, DOCUMENT_KINDS);
   if (kind === 'prose') return proseDocument(rng);
-  const p = trainProblem(rng, recipe.tierMix);
+  const p = trainProblem(rng, recipe);
   if (kind === 'notebook') return notebookDocument(rng, p);
+  // An error-prone question never gets a tool answer: the model's first code for it is whatever it
+  // copies from the question, and the fix comes from the notebooks' repair sessions.
+  if (p.kind === 'errorProne') return qaDocument(rng, p);
   return rng.next() < recipe.toolPrior ? toolQaDocument(rng, p) : qaDocument(rng, p);
 }

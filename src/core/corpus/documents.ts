@@ -5,35 +5,40 @@
 import type { Random } from '../random';
 import { formatPrompt } from '../tasks/prompt';
 import type { Problem } from '../tasks/problem';
+import { guessCheckSession, importRepairSession, timesRepairSession, VALUE_SENTENCES } from './notebookSessions';
 import { builtinSnippet, expressionSnippet } from './pythonSnippets';
 
 /** A question with its correct answer, sometimes after a short line of working. */
 export function qaDocument(rng: Random, p: Problem): string {
   const v = p.answer;
-  const working = [`${p.expression} = ${v}`, `We compute ${p.expression}, which is ${v}.`, `The result is ${v}.`];
+  const e = p.expression;
+  const working = e === undefined ? [`The result is ${v}.`] : [`${e} = ${v}`, `We compute ${e}, which is ${v}.`, `The result is ${v}.`];
   const response = rng.next() < 0.7 ? ` Answer: ${v}` : ` ${rng.pick(working)}\nAnswer: ${v}`;
   return formatPrompt(p) + response;
 }
 
-/** A question whose answer starts with a python block, then the answer line: no output block (the environment's part). */
+/**
+ * A question whose answer starts with a python block, then the answer line: no output block (the
+ * environment's part). The block is the problem's solution (an arithmetic one in either form).
+ */
 export function toolQaDocument(rng: Random, p: Problem): string {
-  const { code } = expressionSnippet(rng, p);
+  const code = p.expression === undefined ? p.solution : expressionSnippet(rng, p).code;
   return `${formatPrompt(p)} \`\`\`python\n${code}\n\`\`\`\nAnswer: ${p.answer}`;
 }
 
 const NOTEBOOK_INTROS = ['Let us compute it.', 'A quick check in Python:', 'We can run this.', 'Here is the computation.'];
-// 'Answer: V' is the answer-line habit a notebook may close with. Measured: without it, the base
-// model after an output block always wrote a notebook sentence, never the answer line the reward
-// demands, and RL had no successful tool use to amplify. A notebook never has a question, so no
-// document still shows the whole loop (question, code, output, answer).
-const VALUE_SENTENCES = ['The value is V.', 'So the result is V.', 'That gives V.', 'We get V.', 'The output is V.', 'It prints V.', 'Answer: V'];
 
 /**
  * A python block, its output block exactly as the environment writes it, and a sentence that uses
- * the value (sometimes as an answer line); sometimes after a line of prose. Never a question.
+ * the value (sometimes as an answer line); sometimes after a line of prose. Never a question. An
+ * error-prone problem's notebook is a session whose first cell raises and second cell fixes it; a
+ * gcd's is such a session half the time, a search problem's a guess checked and adjusted half the time.
  */
 export function notebookDocument(rng: Random, p: Problem): string {
-  const snippet = rng.next() < 0.8 ? expressionSnippet(rng, p) : builtinSnippet(rng);
+  if (p.kind === 'errorProne') return timesRepairSession(rng, p);
+  if (p.family === 'gcd' && rng.next() < 0.5) return importRepairSession(rng, p);
+  if (p.kind === 'search' && rng.next() < 0.5) return guessCheckSession(rng, p);
+  const snippet = p.expression === undefined ? { code: p.solution, output: String(p.answer) } : rng.next() < 0.8 ? expressionSnippet(rng, p) : builtinSnippet(rng);
   const intro = rng.next() < 0.3 ? `${rng.pick(NOTEBOOK_INTROS)}\n` : '';
   const sentence = rng.pick(VALUE_SENTENCES).replace('V', snippet.output);
   return `${intro}\`\`\`python\n${snippet.code}\n\`\`\`\n\`\`\`output\n${snippet.output}\n\`\`\`\n${sentence}`;

@@ -1,14 +1,15 @@
 /**
  * Held-out evaluation as ReTool reports it: k samples per test problem, pass@1 = the share of a
- * problem's k samples that are correct, averaged over problems; overall, by difficulty tier, and
- * with the code-use figures, one block per inference Nmax.
+ * problem's k samples that are correct, averaged over problems; overall with its standard error,
+ * by difficulty tier, by kind and by family, and with the code-use figures, one block per
+ * inference Nmax.
  */
 import type { EpisodeConfig } from '../env/episode';
 import { codeUseFigures, type CodeUseFigures } from '../metrics/codeUse';
 import type { GPT } from '../model/gpt';
 import { evaluateProblems } from '../rl/evaluate';
 import type { PythonSandbox, RunOptions } from '../sandbox/protocol';
-import { TIERS, type Problem, type Tier } from '../tasks/problem';
+import { KINDS, TIERS, type Kind, type Problem, type Tier } from '../tasks/problem';
 import { withNucleusFilter } from './nucleus';
 
 export interface EvalBlock extends CodeUseFigures {
@@ -16,8 +17,26 @@ export interface EvalBlock extends CodeUseFigures {
   /** Responses scored: problems x k. */
   samples: number;
   'pass@1': number;
+  /**
+   * Standard error of pass@1 over problems: the sample standard deviation of the per-problem pass@1
+   * over the square root of the number of problems. Two blocks' difference has a standard error of
+   * at most sqrt(a^2 + b^2) (less when both score the same problems and agree on them).
+   */
+  standardError: number;
   /** pass@1 over each tier's problems (null for a tier with none). */
   byTier: Record<Tier, number | null>;
+  /** pass@1 over each kind's problems (null for a kind with none). */
+  byKind: Record<Kind, number | null>;
+  /** pass@1 over each family's problems, families in name order. */
+  byFamily: Record<string, number>;
+}
+
+/** Sample standard deviation over sqrt(n); 0 for fewer than two values. */
+export function standardErrorOfMean(xs: number[]): number {
+  if (xs.length < 2) return 0;
+  const m = mean(xs)!;
+  const variance = xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1);
+  return Math.sqrt(variance / xs.length);
 }
 
 export interface EvalSettings {
@@ -54,10 +73,21 @@ export function evalBlock(
 ): EvalBlock {
   if (rewards.length !== problems.length * k) throw new Error(`${rewards.length} rewards for ${problems.length} problems x k = ${k}`);
   const perProblem = passAtOneByProblem(rewards, k);
-  const byTier = Object.fromEntries(
-    TIERS.map((tier) => [tier, mean(perProblem.filter((_, p) => problems[p].tier === tier))]),
-  ) as Record<Tier, number | null>;
-  return { nmax, samples: rewards.length, 'pass@1': mean(perProblem)!, byTier, ...codeUseFigures(episodes, rewards) };
+  const over = (keep: (p: Problem) => boolean) => mean(perProblem.filter((_, i) => keep(problems[i])));
+  const byTier = Object.fromEntries(TIERS.map((tier) => [tier, over((p) => p.tier === tier)])) as Record<Tier, number | null>;
+  const byKind = Object.fromEntries(KINDS.map((kind) => [kind, over((p) => p.kind === kind)])) as Record<Kind, number | null>;
+  const families = [...new Set(problems.map((p) => p.family))].sort();
+  const byFamily = Object.fromEntries(families.map((family) => [family, over((p) => p.family === family)!]));
+  return {
+    nmax,
+    samples: rewards.length,
+    'pass@1': mean(perProblem)!,
+    standardError: standardErrorOfMean(perProblem),
+    byTier,
+    byKind,
+    byFamily,
+    ...codeUseFigures(episodes, rewards),
+  };
 }
 
 /** Samples k responses per problem at each Nmax (nucleus sampling unless topP is 1) and scores them. */

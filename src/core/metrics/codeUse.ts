@@ -14,7 +14,9 @@
  * - callsPerResponse and callsHistogram: executed calls per response.
  * - singleCallShare: among correct responses with an executed call, the share with exactly one
  *   (ZeroTIR: above 90%).
- * - selfCorrections: errored executed calls whose next executed call in the same response succeeded.
+ * - selfCorrections: errored executed calls whose next executed call in the same response succeeded;
+ *   selfCorrectedResponses and selfCorrectionShare: the responses with at least one, as a count and
+ *   as a share of all responses (ReTool: self-correction emerges after an interpreter error).
  */
 import type { Episode } from '../env/episode';
 
@@ -43,6 +45,8 @@ export interface CodeUseFigures {
   callsHistogram: number[];
   singleCallShare: number | null;
   selfCorrections: number;
+  selfCorrectedResponses: number;
+  selfCorrectionShare: number | null;
 }
 
 type EpisodeCode = Pick<Episode, 'tokens' | 'calls'>;
@@ -88,6 +92,8 @@ export function codeUseFigures(episodes: EpisodeCode[], rewards: number[]): Code
     callsHistogram: Array.from(histogram, (c) => c ?? 0),
     singleCallShare: shareOrNull(correctToolUsing.filter((u) => u.executedCalls === 1).length, correctToolUsing.length),
     selfCorrections: sum(uses.map((u) => u.selfCorrections)),
+    selfCorrectedResponses: uses.filter((u) => u.selfCorrections > 0).length,
+    selfCorrectionShare: shareOrNull(uses.filter((u) => u.selfCorrections > 0).length, uses.length),
   };
 }
 

@@ -4,6 +4,7 @@
  * evaluations, the update figures at step 0).
  */
 import type { Rollout } from '../rl/rollout';
+import { KINDS, type Kind, type Problem } from '../tasks/problem';
 import { codeUseFigures } from './codeUse';
 
 export interface StepSeconds {
@@ -46,6 +47,12 @@ export interface StepMetrics {
   invocationPosition: number | null;
   singleCallShare: number | null;
   selfCorrections: number | null;
+  /** Share of responses with a failed call followed by a successful one. */
+  selfCorrectionShare: number | null;
+  /** Batch accuracy per kind of problem (null for a kind the step did not draw). */
+  accuracyByKind: Record<Kind, number | null> | null;
+  /** Batch accuracy per problem family drawn at the step. */
+  accuracyByFamily: Record<string, number> | null;
 }
 
 /** Names of the scalar figures, in a fixed order (CSV columns, summaries, charts). */
@@ -70,6 +77,7 @@ export const SCALAR_METRICS = [
   'invocationPosition',
   'singleCallShare',
   'selfCorrections',
+  'selfCorrectionShare',
 ] as const;
 export type ScalarMetric = (typeof SCALAR_METRICS)[number];
 
@@ -98,7 +106,25 @@ export function emptyStepMetrics(step: number): StepMetrics {
     invocationPosition: null,
     singleCallShare: null,
     selfCorrections: null,
+    selfCorrectionShare: null,
+    accuracyByKind: null,
+    accuracyByFamily: null,
   };
+}
+
+/** Mean reward per kind (null where none was drawn) and per family drawn, in a fixed key order. */
+export function accuracyByGroup(problems: Pick<Problem, 'kind' | 'family'>[], rewards: number[]) {
+  const byKind = Object.fromEntries(KINDS.map((kind) => [kind, meanOrNull(rewards.filter((_, i) => problems[i].kind === kind))])) as Record<
+    Kind,
+    number | null
+  >;
+  const families = [...new Set(problems.map((p) => p.family))].sort();
+  const byFamily = Object.fromEntries(families.map((f) => [f, mean(rewards.filter((_, i) => problems[i].family === f))]));
+  return { accuracyByKind: byKind, accuracyByFamily: byFamily };
+}
+
+function meanOrNull(xs: number[]): number | null {
+  return xs.length === 0 ? null : mean(xs);
 }
 
 /** The figures that depend only on the rollouts and their rewards. */
@@ -124,6 +150,7 @@ export function rolloutFigures(rollouts: Rollout[], rewards: number[]) {
     invocationPosition: codeUse.invocationPosition,
     singleCallShare: codeUse.singleCallShare,
     selfCorrections: codeUse.selfCorrections,
+    selfCorrectionShare: codeUse.selfCorrectionShare,
   };
 }
 

@@ -9,7 +9,7 @@ import { TOOL_FORMATS } from '../env/formats';
 import type { EpisodeConfig } from '../env/episode';
 import { sandboxRunOptions, type ExperimentConfig } from '../experiment';
 import type { GPT } from '../model/gpt';
-import { emptyStepMetrics, mean, rolloutFigures, type StepMetrics } from '../metrics/stepMetrics';
+import { accuracyByGroup, emptyStepMetrics, mean, rolloutFigures, type StepMetrics } from '../metrics/stepMetrics';
 import { Random } from '../random';
 import type { PythonSandbox } from '../sandbox/protocol';
 import { formatPrompt } from '../tasks/prompt';
@@ -81,7 +81,7 @@ export class Trainer {
     // 1. Prompts, each repeated groupSize times (a group is consecutive).
     const problems: Problem[] = [];
     for (let i = 0; i < config.promptsPerStep; i++) {
-      const problem = trainProblem(this.problemRng, config.tierMix);
+      const problem = trainProblem(this.problemRng, config);
       for (let g = 0; g < config.groupSize; g++) problems.push(problem);
     }
     const prompts = problems.map((p) => formatPrompt(p));
@@ -97,7 +97,7 @@ export class Trainer {
 
     // 3. Outcome reward only.
     const rewards = rollouts.map((r, i) => answerReward(r.episode.responseText(), r.episode.endedWithEos, problems[i]));
-    Object.assign(metrics, rolloutFigures(rollouts, rewards));
+    Object.assign(metrics, rolloutFigures(rollouts, rewards), accuracyByGroup(problems, rewards));
     const generatedTokens = rollouts.reduce((n, r) => n + r.episode.policyMask.reduce((a, b) => a + b, 0), 0);
     metrics.tokensPerSecond = generatedTokens / Math.max(timing.generateSeconds, 1e-9);
 

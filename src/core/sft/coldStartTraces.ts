@@ -10,10 +10,10 @@ import type { ToolFormat } from '../env/formats';
 import type { Random } from '../random';
 import type { SampleSegment } from '../rl/rolloutSample';
 import type { PythonSandbox, RunOptions } from '../sandbox/protocol';
-import type { Problem, Tier } from '../tasks/problem';
+import type { Problem } from '../tasks/problem';
 import { formatPrompt } from '../tasks/prompt';
 import { answerReward } from '../tasks/reward';
-import { trainProblem } from '../tasks/splits';
+import { trainProblem, type ProblemMix } from '../tasks/splits';
 
 export interface ColdStartTrace {
   problem: Problem;
@@ -33,6 +33,7 @@ const REASONING = ['Use Python.', 'Let me compute.', 'Run it in code.', 'Python 
 /** Python that computes the problem's value; some families also get a second, equivalent form. */
 export function traceCode(problem: Problem, rng: Random): string {
   const e = problem.expression;
+  if (e === undefined) return problem.solution;
   const alternatives: string[] = [`print(${e})`];
   if (problem.family === 'sumOfTerms') alternatives.push(`print(sum([${e.split('+').join(', ')}]))`);
   if (problem.family === 'productPlusTerm') {
@@ -88,7 +89,7 @@ export async function coldStartTraces(options: {
   count: number;
   maxDrafts: number;
   format: ToolFormat;
-  tierMix: Record<Tier, number>;
+  mix: ProblemMix;
   rng: Random;
   sandbox: PythonSandbox;
   runOptions: RunOptions;
@@ -101,7 +102,7 @@ export async function coldStartTraces(options: {
   while (traces.length < count && drafted < maxDrafts) {
     const batch = Math.min(32, maxDrafts - drafted);
     const drafts = Array.from({ length: batch }, () => {
-      const problem = trainProblem(rng, options.tierMix);
+      const problem = trainProblem(rng, options.mix);
       return { problem, draft: draftTrace(problem, rng) };
     });
     drafted += batch;

@@ -1,15 +1,34 @@
-/** One arithmetic question. `expression` is valid Python, so the model can copy it into `print(...)`. */
+/**
+ * One question with an exact integer answer. Arithmetic questions are `what is <expression>?`, with
+ * `expression` valid Python the model can copy into `print(...)`; the other kinds name a computation
+ * that code must express (compose), an answer found by checking candidates (search), or an
+ * expression written so that copying it into Python raises an error (errorProne).
+ */
 export type Tier = 'easy' | 'medium' | 'hard';
 
 /** Tiers in a fixed order, so every loop over them draws random numbers in the same order. */
 export const TIERS: readonly Tier[] = ['easy', 'medium', 'hard'];
 
+export type Kind = 'arithmetic' | 'compose' | 'search' | 'errorProne';
+
+/** Kinds in a fixed order (draws, tables, CSV columns). */
+export const KINDS: readonly Kind[] = ['arithmetic', 'compose', 'search', 'errorProne'];
+
 export interface Problem {
-  /** `family:expression`, unique per question. */
+  /** `family:expression` for arithmetic, `family:question` otherwise; unique per question. */
   id: string;
-  expression: string;
-  /** The exact value Python prints for `expression`. */
+  /** The text after `Q: ` in the prompt. */
+  question: string;
+  /** Arithmetic only: the Python expression the question asks for. */
+  expression?: string;
+  /** A Python program that prints exactly the answer (the corpus's code, checked against Python in tests). */
+  solution: string;
+  /** The exact value the solution prints. */
   answer: number;
   tier: Tier;
+  kind: Kind;
   family: string;
 }
+
+/** A family: draws one problem from the seeded stream. */
+export type ProblemGenerator = (rng: import('../random').Random) => Problem;

@@ -2,5 +2,5 @@ import type { Problem } from './problem';
 
 /** The prompt the policy continues; its response is everything generated after `A:`. */
 export function formatPrompt(p: Problem): string {
-  return `Q: what is ${p.expression}?\nA:`;
+  return `Q: ${p.question}\nA:`;
 }

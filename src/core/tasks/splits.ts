@@ -1,19 +1,32 @@
 /**
- * Train/test split. The test set is fixed (made from an internal seed) and the train sampler never
- * returns a question whose expression is in it.
+ * Train/test split. The held-out problems are fixed (made from internal seeds) and the train
+ * sampler never returns one of them.
  *
- * Test set size: 16 easy + 16 medium + 32 hard = 64 problems. It is decoded greedily every K steps
- * on a 2-core CPU, so it must stay small; at 64 items the standard error of an accuracy near 0.5
- * is 0.06, well under the 0.5 rise the runs must show. Hard gets half because the tool matters
- * there: it is where the base model fails and code succeeds.
+ * Test set (decoded greedily every K steps during training, so it stays small): 16 easy + 16
+ * medium + 32 hard arithmetic problems, then 8 of each other family: 128. The evaluation set
+ * (`npm run eval`, the lab's evaluation: k samples each) is the test set plus 32 more of each
+ * non-arithmetic family: 384 problems. At k = 4 that is 1,536 samples per Nmax, so the standard
+ * error of an accuracy near 0.5 is about 0.013 and of the difference of two arms about 0.018.
  */
 import { Random } from '../random';
-import { FAMILIES, TIER_FAMILIES } from './families';
-import { TIERS, type Problem, type Tier } from './problem';
+import { FAMILIES, KIND_FAMILIES, TIER_FAMILIES, type FamilyName } from './families';
+import { KINDS, TIERS, type Kind, type Problem, type Tier } from './problem';
 import { pickWeighted } from './weightedChoice';
 
 const TEST_SEED = 20261130;
+const EVAL_SEED = 20261201;
 const TEST_COUNTS: Record<Tier, number> = { easy: 16, medium: 16, hard: 32 };
+const TEST_PER_FAMILY = 8;
+const EVAL_EXTRA_PER_FAMILY = 32;
+
+/** What a run trains on: the share of each kind, and of each tier within arithmetic (need not sum to 1). */
+export interface ProblemMix {
+  tierMix: Record<Tier, number>;
+  kindMix: Record<Kind, number>;
+}
+
+/** Arithmetic only: the problems every run drew before the other kinds existed. */
+export const ARITHMETIC_ONLY: Record<Kind, number> = { arithmetic: 1, compose: 0, search: 0, errorProne: 0 };
 
 /**
  * Families whose two operands share a range, so `b+a` is a problem of the family whenever `a+b` is.
@@ -24,51 +37,68 @@ const TEST_COUNTS: Record<Tier, number> = { easy: 16, medium: 16, hard: 32 };
 const SYMMETRIC_FAMILIES: ReadonlySet<string> = new Set(['oneDigitSum', 'twoDigitSum', 'oneDigitProduct']);
 
 function swappedTwinStaysInTraining(p: Problem): boolean {
-  if (!SYMMETRIC_FAMILIES.has(p.family)) return true;
+  if (!SYMMETRIC_FAMILIES.has(p.family) || p.expression === undefined) return true;
   const [a, b] = p.expression.split(/[+*]/).map(Number);
   return a < b;
 }
 
-function buildTestSet(): Problem[] {
+const NON_ARITHMETIC: readonly FamilyName[] = KINDS.filter((k) => k !== 'arithmetic').flatMap((k) => KIND_FAMILIES[k]);
+
+function drawHeldOut(rng: Random, family: FamilyName, count: number, seen: Set<string>, into: Problem[]): void {
+  for (let i = 0; i < count; i++) {
+    let p = FAMILIES[family](rng);
+    while (seen.has(p.id) || !swappedTwinStaysInTraining(p)) p = FAMILIES[family](rng);
+    seen.add(p.id);
+    into.push(Object.freeze(p));
+  }
+}
+
+function buildHeldOut(): { test: Problem[]; evaluation: Problem[] } {
   const rng = new Random(TEST_SEED);
   const seen = new Set<string>();
-  const problems: Problem[] = [];
+  const test: Problem[] = [];
   for (const tier of TIERS) {
     const families = TIER_FAMILIES[tier];
-    for (let i = 0; i < TEST_COUNTS[tier]; i++) {
-      // Round-robin over the tier's families, so each is represented.
-      const generate = FAMILIES[families[i % families.length]];
-      let p = generate(rng);
-      while (seen.has(p.expression) || !swappedTwinStaysInTraining(p)) p = generate(rng);
-      seen.add(p.expression);
-      problems.push(p);
-    }
+    // Round-robin over the tier's families, so each is represented.
+    for (let i = 0; i < TEST_COUNTS[tier]; i++) drawHeldOut(rng, families[i % families.length], 1, seen, test);
   }
-  return problems;
+  for (const family of NON_ARITHMETIC) drawHeldOut(rng, family, TEST_PER_FAMILY, seen, test);
+  const extraRng = new Random(EVAL_SEED);
+  const evaluation = [...test];
+  for (const family of NON_ARITHMETIC) drawHeldOut(extraRng, family, EVAL_EXTRA_PER_FAMILY, seen, evaluation);
+  return { test, evaluation };
 }
 
-const TEST_SET: readonly Problem[] = Object.freeze(buildTestSet().map((p) => Object.freeze(p)));
-const TEST_EXPRESSIONS: ReadonlySet<string> = new Set(TEST_SET.map((p) => p.expression));
+const HELD_OUT = buildHeldOut();
+const HELD_OUT_IDS: ReadonlySet<string> = new Set(HELD_OUT.evaluation.map((p) => p.id));
 
-/** The fixed held-out set, the same on every call and machine (a fresh array of frozen problems). */
+/** The fixed held-out set decoded during training, the same on every call and machine (a fresh array of frozen problems). */
 export function testSet(): Problem[] {
-  return [...TEST_SET];
+  return [...HELD_OUT.test];
 }
 
-/** True when `expression` is held out for testing. */
-export function isTestExpression(expression: string): boolean {
-  return TEST_EXPRESSIONS.has(expression);
+/** The larger fixed held-out set of the evaluation: the test set first, then more of every non-arithmetic family. */
+export function evalSet(): Problem[] {
+  return [...HELD_OUT.evaluation];
+}
+
+/** True when `p` is held out (in the test or the evaluation set). */
+export function isHeldOut(p: Pick<Problem, 'id'>): boolean {
+  return HELD_OUT_IDS.has(p.id);
 }
 
 /**
- * One training problem: a tier drawn by the weights in `mix` (need not sum to 1), a family uniform
- * within the tier, redrawn while the expression is in the test set.
+ * One training problem: a kind drawn by `kindMix` (no draw when only one kind has weight, so an
+ * arithmetic-only mix draws exactly what it drew before the other kinds existed); for arithmetic a
+ * tier by `tierMix` and a family uniform within it; otherwise a family uniform within the kind.
+ * Redrawn while the problem is held out.
  */
-export function trainProblem(rng: Random, mix: Record<Tier, number>): Problem {
-  const tier = pickWeighted(rng, mix, TIERS);
-  const families = TIER_FAMILIES[tier];
+export function trainProblem(rng: Random, mix: ProblemMix): Problem {
+  const weighted = KINDS.filter((k) => mix.kindMix[k] > 0);
+  const kind = weighted.length === 1 ? weighted[0] : pickWeighted(rng, mix.kindMix, KINDS);
+  const families = kind === 'arithmetic' ? TIER_FAMILIES[pickWeighted(rng, mix.tierMix, TIERS)] : KIND_FAMILIES[kind];
   for (;;) {
     const p = FAMILIES[rng.pick(families)](rng);
-    if (!TEST_EXPRESSIONS.has(p.expression)) return p;
+    if (!HELD_OUT_IDS.has(p.id)) return p;
   }
 }

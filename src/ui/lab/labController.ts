@@ -72,7 +72,7 @@ export class LabController {
       ready: () => this.ready,
       knobs: () => this.validKnobs(),
       addRun: (run) => this.addRun(run),
-      train: () => this.train(),
+      train: () => this.trainShownRun(),
       evaluateRun: (runId) => this.evaluateRun(runId),
     };
     this.evaluationHost = {
@@ -175,7 +175,19 @@ export class LabController {
   // ---- Train, Pause, Step, Reset, Fork -------------------------------------------------------
 
   /** Trains the shown run (continuing it from its checkpoint if needed), or a new one from the knobs. */
+  /** Trains the shown run; with a sweep preset chosen, queues (or resumes) the Nmax sweep instead. */
   async train(): Promise<void> {
+    if (LAB_PRESETS[this.state.preset]?.sweepNmax !== undefined) {
+      const sweep = this.state.sweep;
+      if (sweep && !sweep.running && sweep.position < sweep.runIds.length) await this.resumeSweep();
+      else await this.startSweep();
+      return;
+    }
+    await this.trainShownRun();
+  }
+
+  /** Trains the shown run to its budget (a new one from the knobs if there is none). */
+  private async trainShownRun(): Promise<void> {
     await this.drive((api) => api.train());
   }
 

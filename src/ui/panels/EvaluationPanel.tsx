@@ -10,11 +10,12 @@ import { useLab, useLabShallow, useLabState } from '../LabContext';
 import { evaluationOptions, parseSourceKey, resultOf, sourceKey, type EvaluationSource } from '../lab/evaluationJob';
 import { downloadText } from '../persistence/download';
 import { exportFileName } from '../persistence/runExport';
+import { KIND_LABELS } from '../state/knobs';
 import { selectedRun, type LabState } from '../state/labStore';
 import { NumberField } from './NumberField';
 import { ProgressBar } from './Progress';
 
-type BlockFigure = Exclude<keyof EvalReport['blocks'][number], 'nmax' | 'samples' | 'byTier' | 'callsHistogram'>;
+type BlockFigure = Exclude<keyof EvalReport['blocks'][number], 'nmax' | 'samples' | 'byTier' | 'byKind' | 'byFamily' | 'callsHistogram'>;
 
 /** The table's figure columns after pass@1 and the tiers, named as the report names them. */
 const FIGURES: [BlockFigure, number][] = [
@@ -26,6 +27,7 @@ const FIGURES: [BlockFigure, number][] = [
   ['callsPerResponse', 2],
   ['singleCallShare', 2],
   ['selfCorrections', 0],
+  ['selfCorrectionShare', 2],
 ];
 
 function fmt(x: number | null, digits: number): string {
@@ -145,9 +147,13 @@ function ResultTable({ report }: { report: EvalReport }) {
           <tr>
             <th>Nmax</th>
             <th>pass@1</th>
+            <th title="standard error of pass@1 over problems">± s.e.</th>
             <th>easy</th>
             <th>medium</th>
             <th>hard</th>
+            {KIND_LABELS.map(([kind, label]) => (
+              <th key={kind}>{label}</th>
+            ))}
             {FIGURES.map(([name]) => (
               <th key={name}>{name}</th>
             ))}
@@ -158,9 +164,13 @@ function ResultTable({ report }: { report: EvalReport }) {
             <tr key={block.nmax} data-testid="evaluation-row">
               <th>{block.nmax}</th>
               <td>{fmt(block['pass@1'], 3)}</td>
+              <td>{fmt(block.standardError, 3)}</td>
               <td>{fmt(block.byTier.easy, 2)}</td>
               <td>{fmt(block.byTier.medium, 2)}</td>
               <td>{fmt(block.byTier.hard, 2)}</td>
+              {KIND_LABELS.map(([kind]) => (
+                <td key={kind}>{fmt(block.byKind[kind], 2)}</td>
+              ))}
               {FIGURES.map(([name, digits]) => (
                 <td key={name}>{fmt(block[name], digits)}</td>
               ))}

@@ -6,7 +6,7 @@
 import { useMemo } from 'react';
 import { configErrors, type ExperimentConfig } from '../../core/experiment';
 import { useLab, useLabState } from '../LabContext';
-import { KNOBS, TIER_KEYS, type Knob } from '../state/knobs';
+import { KIND_LABELS, KNOBS, TIER_KEYS, type Knob } from '../state/knobs';
 import { choosePreset, selectedRun, setKnob, type LabStore } from '../state/labStore';
 import { LAB_PRESETS } from '../state/presets';
 import { chooseStart, FORMAT_LABELS, START_FROM_CHOICES, START_MODELS, startFormatError, type StartFrom } from '../state/startFrom';
@@ -103,6 +103,21 @@ export function ExperimentPanel() {
               ))}
             </div>
             {errors.tierMix && <span className="field-error" role="alert">{errors.tierMix}</span>}
+          </fieldset>
+          <fieldset className={`field tier-mix${errors.kindMix ? ' field-invalid' : ''}`}>
+            <legend>Kinds of problem (arithmetic / compose / search / error-prone)</legend>
+            <div className="tier-inputs">
+              {KIND_LABELS.map(([kind, label]) => (
+                <NumberField
+                  key={kind}
+                  label={label}
+                  value={config.kindMix[kind]}
+                  testId={`knob-kind-${kind}`}
+                  onChange={(v) => setKnob(store, 'kindMix', { ...store.getState().config.kindMix, [kind]: v })}
+                />
+              ))}
+            </div>
+            {errors.kindMix && <span className="field-error" role="alert">{errors.kindMix}</span>}
           </fieldset>
         </div>
       </details>

@@ -70,4 +70,12 @@ export const KNOBS: Knob[] = [
   { kind: 'number', key: 'sandboxTimeoutMs', label: 'Sandbox timeout (ms)', help: 'Per code call.', main: false },
 ];
 
+/** The kinds of problem with the lab's plain names. */
+export const KIND_LABELS: [keyof ExperimentConfig['kindMix'], string][] = [
+  ['arithmetic', 'arithmetic'],
+  ['compose', 'compose'],
+  ['search', 'search'],
+  ['errorProne', 'error-prone'],
+];
+
 export const TIER_KEYS = ['easy', 'medium', 'hard'] as const satisfies readonly (keyof ExperimentConfig['tierMix'])[];

@@ -6,6 +6,7 @@
  * property. `start=coldstart` without a `format` sets the format the cold-start model writes.
  */
 import { NUMERIC_BOUNDS, type ExperimentConfig } from '../../core/experiment';
+import { KINDS } from '../../core/tasks/problem';
 import type { BackendChoice } from '../../lab/protocol';
 import { DEFAULT_LAB_PRESET, DEFAULT_SWEEP_NMAX, LAB_PRESETS } from './presets';
 import { isStartFrom, START_MODELS, type StartFrom } from './startFrom';
@@ -32,7 +33,8 @@ type NumericKey = keyof typeof NUMERIC_BOUNDS;
 type ConfigProperty =
   | { key: NumericKey; kind: 'number' }
   | { key: 'algorithm' | 'format' | 'klEstimator'; kind: 'choice' }
-  | { key: 'tierMix'; kind: 'tierMix' };
+  | { key: 'tierMix'; kind: 'tierMix' }
+  | { key: 'kindMix'; kind: 'kindMix' };
 
 const NUMERIC_KEYS = Object.keys(NUMERIC_BOUNDS) as NumericKey[];
 
@@ -43,6 +45,7 @@ export const CONFIG_PROPERTIES: ConfigProperty[] = [
   { key: 'format', kind: 'choice' },
   { key: 'klEstimator', kind: 'choice' },
   { key: 'tierMix', kind: 'tierMix' },
+  { key: 'kindMix', kind: 'kindMix' },
 ];
 
 export const BACKEND_CHOICES: BackendChoice[] = ['auto', 'webgpu', 'webgl', 'wasm', 'cpu'];
@@ -50,7 +53,7 @@ export const BACKEND_CHOICES: BackendChoice[] = ['auto', 'webgpu', 'webgl', 'was
 const TIERS = ['easy', 'medium', 'hard'] as const;
 
 export function copyConfig(config: ExperimentConfig): ExperimentConfig {
-  return { ...config, tierMix: { ...config.tierMix } };
+  return { ...config, tierMix: { ...config.tierMix }, kindMix: { ...config.kindMix } };
 }
 
 export function defaultUrlState(): UrlState {
@@ -72,6 +75,7 @@ export function serialiseLabHash(state: UrlState): string {
   for (const property of CONFIG_PROPERTIES) {
     const value = state.config[property.key];
     if (property.kind === 'tierMix') params.set('tierMix', TIERS.map((t) => state.config.tierMix[t]).join(','));
+    else if (property.kind === 'kindMix') params.set('kindMix', KINDS.map((k) => state.config.kindMix[k]).join(','));
     else params.set(property.key, String(value));
   }
   if (state.backend !== 'auto') params.set('backend', state.backend);
@@ -139,10 +143,14 @@ function applyProperty(config: ExperimentConfig, property: ConfigProperty, raw: 
   } else if (property.kind === 'choice') {
     // configErrors names the allowed values when the string is not one of them.
     (config as unknown as Record<string, string>)[property.key] = raw;
-  } else {
+  } else if (property.kind === 'tierMix') {
     const shares = parseNumberList(raw);
     if (shares === null || shares.length !== TIERS.length) problems.push(`tierMix=${raw} needs three numbers: easy,medium,hard`);
     else config.tierMix = { easy: shares[0], medium: shares[1], hard: shares[2] };
+  } else {
+    const shares = parseNumberList(raw);
+    if (shares === null || shares.length !== KINDS.length) problems.push(`kindMix=${raw} needs ${KINDS.length} numbers: ${KINDS.join(',')}`);
+    else config.kindMix = Object.fromEntries(KINDS.map((k, i) => [k, shares[i]])) as ExperimentConfig['kindMix'];
   }
 }
 

@@ -1,0 +1,60 @@
+/**
+ * Notebook sessions of two cells: the priors for more than one call. A cell that raises is followed
+ * by a fixed cell (the error shown exactly as the environment writes it), and a cell that checks a
+ * guess is followed by one that adjusts it. Like every notebook, a session has no question, so no
+ * document shows the whole loop (question, code, output, answer).
+ */
+import { formatToolOutput } from '../env/episode';
+import type { RunResult } from '../sandbox/protocol';
+import type { Random } from '../random';
+import type { Problem } from '../tasks/problem';
+
+/** The tool output cap of the presets: an error line is cut here, as the environment cuts it. */
+export const CORPUS_OUTPUT_CHARS = 64;
+
+const FIX_INTROS = ['Fixed:', 'Try again.', 'Use * for times.', 'Oops, fix it:', ''];
+const IMPORT_INTROS = ['Import it first.', 'Fixed:', 'Try again.', ''];
+
+function cell(code: string, output: string): string {
+  return `\`\`\`python\n${code}\n\`\`\`\n\`\`\`output\n${output}\n\`\`\`\n`;
+}
+
+function errorOutput(type: string, message: string): string {
+  const result: RunResult = { ok: false, stdout: '', stderr: '', error: { type, message }, timedOut: false, truncated: false, durationMs: 0 };
+  return formatToolOutput(result, CORPUS_OUTPUT_CHARS);
+}
+
+function line(text: string): string {
+  return text === '' ? '' : `${text}\n`;
+}
+
+/** `a x b` copied into Python, the SyntaxError, then the product with `*`. */
+export function timesRepairSession(rng: Random, p: Problem): string {
+  const written = p.question.replace(/^what is /, '').replace(/\?$/, '');
+  const wrong = cell(`print(${written})`, errorOutput('SyntaxError', 'SyntaxError: invalid syntax. Perhaps you forgot a comma?'));
+  return `${wrong}${line(rng.pick(FIX_INTROS))}${cell(p.solution, String(p.answer))}${rng.pick(VALUE_SENTENCES).replace('V', String(p.answer))}`;
+}
+
+/** `math.gcd` without the import, the NameError, then the solution with it. */
+export function importRepairSession(rng: Random, p: Problem): string {
+  const withoutImport = p.solution.replace(/^import math\n/, '');
+  const wrong = cell(withoutImport, errorOutput('NameError', "NameError: name 'math' is not defined. Did you forget to import 'math'?"));
+  return `${wrong}${line(rng.pick(IMPORT_INTROS))}${cell(p.solution, String(p.answer))}${rng.pick(VALUE_SENTENCES).replace('V', String(p.answer))}`;
+}
+
+/** A cube or a product checked for a guess one or two below the answer, then for the answer. */
+export function guessCheckSession(rng: Random, p: Problem): string {
+  const guess = p.answer - rng.int(1, 2);
+  if (p.family === 'cubeRoot') {
+    return `${cell(`print(${guess}**3)`, String(guess ** 3))}Too small.\n${cell(`print(${p.answer}**3)`, String(p.answer ** 3))}So x is ${p.answer}.`;
+  }
+  const bound = Number(/> (\d+)\?$/.exec(p.question)![1]);
+  const product = (n: number) => `${n}*${n + 1}`;
+  return `${cell(`print(${product(guess)})`, String(guess * (guess + 1)))}Not above ${bound} yet.\n${cell(`print(${product(p.answer)})`, String(p.answer * (p.answer + 1)))}So n is ${p.answer}.`;
+}
+
+// 'Answer: V' is the answer-line habit a notebook may close with. Measured: without it, the base
+// model after an output block always wrote a notebook sentence, never the answer line the reward
+// demands, and RL had no successful tool use to amplify. A notebook never has a question, so no
+// document still shows the whole loop (question, code, output, answer).
+export const VALUE_SENTENCES = ['The value is V.', 'So the result is V.', 'That gives V.', 'We get V.', 'The output is V.', 'It prints V.', 'Answer: V'];
