@@ -84,8 +84,8 @@ function tinyCheckpoint(seed: number): CheckpointBlob {
 
 function newSession(events: LabEvent[]): LabSession {
   const blob = tinyCheckpoint(11);
-  const { model, meta } = deserializeCheckpoint(blob.manifest, blob.weights);
-  return new LabSession({ base: model, baseMeta: meta, sandbox: testSetSandbox(), emit: (e) => events.push(e) });
+  const { model, meta, fingerprint } = deserializeCheckpoint(blob.manifest, blob.weights);
+  return new LabSession({ base: model, baseMeta: meta, baseFingerprint: fingerprint, sandbox: testSetSandbox(), emit: (e) => events.push(e) });
 }
 
 beforeAll(async () => {
