@@ -118,6 +118,7 @@ describe('Trainer', () => {
     // Random weights with a non-zero value head: PPO's advantages are then non-zero without any
     // reward, so every update moves the weights and Adam's moments matter.
     const settings = { ...config('ppo'), klCoef: 0.05 };
+    const tensorsBefore = tf.memory().numTensors;
     const weightsOf = (model: GPT) => model.namedWeights().map((w) => Array.from(w.tensor.dataSync()));
 
     const straight = randomModel(TINY_MODEL, 1);
@@ -156,6 +157,8 @@ describe('Trainer', () => {
     expect(other).not.toEqual(expected[2]);
     weightsOnly.dispose();
     for (const model of [straight, start, loaded.model, again.model]) model.dispose();
+    // The restored moments belong to the resumed optimizer and go with it.
+    expect(tf.memory().numTensors).toBe(tensorsBefore);
   });
 
   it('skips the update when the filter drops every group', async () => {
