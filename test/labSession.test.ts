@@ -319,6 +319,9 @@ describe('LabSession', () => {
     expect(figuresOf(3)).toEqual(straight);
     expect(Buffer.from((await session.saveCheckpoint()).weights).equals(Buffer.from(straightWeights))).toBe(true);
 
+    await expect(session.startRun('wrong-step', settings, { checkpoint: saved, step: 3 })).rejects.toThrow(
+      "the checkpoint holds the run's state at step 2, not at step 3",
+    );
     // Without its start model the run still loads, against the base, and says so.
     const notices = await session.startRun('lost', settings, { checkpoint: saved, step: 2 });
     expect(notices).toHaveLength(1);

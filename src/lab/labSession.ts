@@ -282,6 +282,10 @@ export class LabSession {
       const reference = { fingerprint: loaded.fingerprint, source: 'start checkpoint' };
       return { model, trainer: new Trainer(model, config, this.options.sandbox), reference, notices: [] };
     }
+    if (saved && saved.step !== start.step) {
+      model.dispose();
+      throw new Error(`the checkpoint holds the run's state at step ${saved.step}, not at step ${start.step}`);
+    }
     const notices: string[] = [];
     const offered = start.reference ? deserializeCheckpoint(start.reference.manifest, start.reference.weights) : null;
     try {
