@@ -1,7 +1,9 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CheckpointManifest, deserializeCheckpoint, serializeCheckpoint } from '../src/core/model/checkpoint';
+import { PRESETS } from '../src/core/experiment';
+import { CheckpointManifest, deserializeCheckpoint, serializeCheckpoint, weightsFingerprint } from '../src/core/model/checkpoint';
 import { GPT } from '../src/core/model/gpt';
+import type { TrainerState } from '../src/core/rl/trainerState';
 import { TOKENIZER_VERSION } from '../src/core/tokenizer';
 import { randomModel, randomWeights, TINY_CONFIG, useWasmBackend } from './modelHelpers';
 
@@ -75,9 +77,10 @@ describe('checkpoint refusals', () => {
     expect(refusal({ ...manifest, format: 'onnx' }, weights)).toBe(
       'not a TIR Lab checkpoint: format is "onnx", expected "tir-lab-checkpoint"',
     );
-    expect(refusal({ ...manifest, formatVersion: 2 }, weights)).toBe(
-      'unknown checkpoint formatVersion 2; this build reads version 1',
+    expect(refusal({ ...manifest, formatVersion: 3 }, weights)).toBe(
+      'unknown checkpoint formatVersion 3; this build reads versions 1 and 2',
     );
+    expect(refusal({ ...manifest, formatVersion: 2 }, weights)).toBe('a version 2 checkpoint needs a trainer section');
   });
 
   it('refuses another tokenizer version', () => {
@@ -144,5 +147,66 @@ describe('checkpoint refusals', () => {
     refusal({ ...manifest, formatVersion: 3 }, weights);
     refusal(manifest, weights.slice(0, -4));
     expect(tf.memory().numTensors).toBe(before);
+  });
+});
+
+describe('a run checkpoint (formatVersion 2)', () => {
+  /** A trainer state with distinct moment values, so a swapped or shifted moment shows. */
+  function trainerState(model: GPT): TrainerState {
+    const sizes = model.namedWeights().map(({ tensor }) => tensor.size);
+    const moments = (base: number) => sizes.map((n, i) => Float32Array.from({ length: n }, (_, j) => base + i + j / 1000));
+    return {
+      step: 3,
+      config: { ...PRESETS.quick, seed: 5 },
+      random: { problems: 1, samples: 0xffffffff, shuffle: 123456789 },
+      reference: { fingerprint: '0123456789abcdef', source: 'public/models/base' },
+      optimizer: { iterations: 6, accBeta1: 0.9 ** 7, accBeta2: 0.999 ** 7, firstMoments: moments(10), secondMoments: moments(-10) },
+    };
+  }
+
+  it('round-trips the trainer state, moments bit-equal, after the weights in the buffer', () => {
+    const model = randomModel(TINY_CONFIG, 30);
+    const state = trainerState(model);
+    const { manifest, weights } = serializeCheckpoint(model, { step: 3 }, state);
+    expect(manifest.formatVersion).toBe(2);
+    const weightBytes = model.parameterCount() * 4;
+    expect(weights.byteLength).toBe(3 * weightBytes);
+    expect(manifest.trainer!.optimizer.moments[0]).toEqual({ name: 'wte/m', shape: [7, 4], offset: weightBytes, length: 112 });
+    expect(manifest.trainer!.optimizer.moments.at(-1)!.name).toBe('valueHead.b/v');
+    const restored = deserializeCheckpoint(JSON.parse(JSON.stringify(manifest)), weights.slice());
+    expect(restored.trainer).toEqual(state);
+    // The fingerprint covers the weights only: a weights-only save of the same model has the same one.
+    const plain = serializeCheckpoint(model, {});
+    expect(restored.fingerprint).toBe(weightsFingerprint(plain.weights));
+    expect(restored.fingerprint).toMatch(/^[0-9a-f]{16}$/);
+    restored.model.dispose();
+    model.dispose();
+  });
+
+  it('refuses a trainer section with a bad field, a missing moment or a buffer cut short', () => {
+    const model = randomModel(TINY_CONFIG, 31);
+    const { manifest, weights } = serializeCheckpoint(model, {}, trainerState(model));
+    model.dispose();
+    const trainer = manifest.trainer!;
+    expect(refusal({ ...manifest, trainer: { ...trainer, random: { problems: -1 } } }, weights)).toBe(
+      'checkpoint trainer state random must hold the uint32 positions problems, samples and shuffle',
+    );
+    expect(refusal({ ...manifest, trainer: { ...trainer, config: { ...trainer.config, nmax: 99 } } }, weights)).toBe(
+      'checkpoint trainer state config is invalid: nmax must be between 0 and 16',
+    );
+    const lessMoments = { ...trainer, optimizer: { ...trainer.optimizer, moments: trainer.optimizer.moments.slice(0, -1) } };
+    expect(refusal({ ...manifest, trainer: lessMoments }, weights.slice(0, -4))).toBe('checkpoint is missing optimizer moments: valueHead.b/v');
+    expect(refusal(manifest, weights.slice(0, -4))).toBe(
+      `checkpoint weights buffer has ${weights.byteLength - 4} bytes, too short for optimizer moment "valueHead.b/v"`,
+    );
+    expect(refusal({ ...manifest, formatVersion: 1 }, weights)).toBe('a version 1 checkpoint has no trainer section');
+  });
+
+  it('gives two different weights buffers different fingerprints', () => {
+    const bytes = new Uint8Array(64).map((_, i) => i);
+    const changed = bytes.slice();
+    changed[40] ^= 1;
+    expect(weightsFingerprint(bytes)).not.toBe(weightsFingerprint(changed));
+    expect(weightsFingerprint(bytes)).toBe(weightsFingerprint(bytes.slice()));
   });
 });

@@ -86,8 +86,8 @@ function tinyCheckpoint(seed: number): CheckpointBlob {
 
 function newSession(events: LabEvent[]): LabSession {
   const blob = tinyCheckpoint(11);
-  const { model, meta } = deserializeCheckpoint(blob.manifest, blob.weights);
-  return new LabSession({ base: model, baseMeta: meta, sandbox: testSetSandbox(), emit: (e) => events.push(e) });
+  const { model, meta, fingerprint } = deserializeCheckpoint(blob.manifest, blob.weights);
+  return new LabSession({ base: model, baseMeta: meta, baseFingerprint: fingerprint, sandbox: testSetSandbox(), emit: (e) => events.push(e) });
 }
 
 beforeAll(async () => {
@@ -253,11 +253,12 @@ describe('LabSession.evaluatePassAtOne', () => {
       model.dispose();
       return blob;
     })();
-    await session.startRun('run-cold', { ...TINY_RUN, steps: 1 }, { checkpoint: coldStart, step: 0 });
+    await session.startRun('run-cold', { ...TINY_RUN, steps: 2 }, { checkpoint: coldStart, step: 0 });
+    await session.step();
     const saved = await session.saveCheckpoint();
     expect((saved.manifest as { meta: { base: unknown } }).meta.base).toEqual({ kind: 'sft', sft: { format: 'retool' } });
     // A run continued from that checkpoint keeps naming the cold start.
-    await session.startRun('run-cold-2', { ...TINY_RUN, steps: 1 }, { checkpoint: saved, step: 1 });
+    await session.startRun('run-cold-2', { ...TINY_RUN, steps: 2 }, { checkpoint: saved, step: 1, reference: coldStart });
     const continued = await session.saveCheckpoint();
     expect((continued.manifest as { meta: { base: unknown } }).meta.base).toEqual({ kind: 'sft', sft: { format: 'retool' } });
     await session.dispose();

@@ -108,12 +108,26 @@ function baseBlob(): CheckpointBlob {
   return blob;
 }
 
+/** A start model that is not the base: the base's weights with the token embeddings scaled, so its log-probs differ. */
+function tinyStartModel(): CheckpointBlob {
+  const blob = baseBlob();
+  const { model } = deserializeCheckpoint(blob.manifest, blob.weights);
+  const weights = Object.fromEntries(model.namedWeights().map(({ name, tensor }) => [name, tensor.dataSync() as Float32Array]));
+  model.dispose();
+  weights.wte = weights.wte.map((w) => w * 3);
+  const start = GPT.fromWeights(TINY, weights);
+  const startBlob = serializeCheckpoint(start, { kind: 'test-start' });
+  start.dispose();
+  return startBlob;
+}
+
 function newSession(events: LabEvent[], onEvent: (event: LabEvent) => void = () => undefined): LabSession {
   const blob = baseBlob();
-  const { model, meta } = deserializeCheckpoint(blob.manifest, blob.weights);
+  const { model, meta, fingerprint } = deserializeCheckpoint(blob.manifest, blob.weights);
   return new LabSession({
     base: model,
     baseMeta: meta,
+    baseFingerprint: fingerprint,
     sandbox: new ArithmeticSandbox(),
     emit: (event) => {
       events.push(event);
@@ -275,6 +289,63 @@ describe('LabSession', () => {
       'checkpoint weights buffer has 100 bytes, too short for weight "wte"',
     );
     expect(session.currentRunId).toBe('run-c2');
+    expect(session.currentStep).toBe(3);
+    await session.dispose();
+  });
+
+  it('continues a run from its checkpoint exactly as a run never stopped, against its start model as KL reference', async () => {
+    const events: LabEvent[] = [];
+    const session = newSession(events);
+    // A start model other than the base (as a cold start is), so the KL reference must be found.
+    const startBlob = tinyStartModel();
+    const figuresOf = (from: number) => stepEvents(events).filter((e) => e.metrics.step >= from).map((e) => [deterministicFigures(e.metrics), e.samples]);
+    const settings = { ...CONFIG, klCoef: 0.05 };
+
+    await session.startRun('straight', settings, { checkpoint: startBlob, step: 0 });
+    for (let i = 0; i < 4; i++) await session.step();
+    const straight = figuresOf(3);
+    const straightWeights = (await session.saveCheckpoint()).weights;
+
+    await session.startRun('stopped', settings, { checkpoint: startBlob, step: 0 });
+    await session.step();
+    await session.step();
+    const saved = await session.saveCheckpoint();
+    expect((saved.manifest as { formatVersion: number }).formatVersion).toBe(2);
+
+    events.length = 0;
+    expect(await session.startRun('resumed', settings, { checkpoint: saved, step: 2, reference: startBlob })).toEqual([]);
+    await session.step();
+    await session.step();
+    expect(figuresOf(3)).toEqual(straight);
+    expect(Buffer.from((await session.saveCheckpoint()).weights).equals(Buffer.from(straightWeights))).toBe(true);
+
+    await expect(session.startRun('wrong-step', settings, { checkpoint: saved, step: 3 })).rejects.toThrow(
+      "the checkpoint holds the run's state at step 2, not at step 3",
+    );
+    // Without its start model the run still loads, against the base, and says so.
+    const notices = await session.startRun('lost', settings, { checkpoint: saved, step: 2 });
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatch(/^the run's start model \(start checkpoint, fingerprint [0-9a-f]{16}\) is not loaded here: its KL reference is now the base model/);
+    await session.dispose();
+  });
+
+  it('loads a weights-only checkpoint (saved before run state was kept) with a notice that the optimizer restarts', async () => {
+    const events: LabEvent[] = [];
+    const session = newSession(events);
+    await session.startRun('run-w', CONFIG);
+    await session.step();
+    await session.step();
+    const saved = await session.saveCheckpoint();
+    const { model, meta } = deserializeCheckpoint(saved.manifest, saved.weights);
+    const weightsOnly = serializeCheckpoint(model, meta);
+    model.dispose();
+    expect(weightsOnly.manifest.formatVersion).toBe(1);
+
+    const notices = await session.startRun('run-w2', CONFIG, { checkpoint: weightsOnly, step: 2 });
+    expect(notices).toEqual([
+      'the checkpoint at step 2 holds weights only (saved before checkpoints kept the run state): the run continues with a fresh optimizer and fresh random streams',
+    ]);
+    await session.step();
     expect(session.currentStep).toBe(3);
     await session.dispose();
   });

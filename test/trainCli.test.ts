@@ -3,7 +3,7 @@
  * the run takes the checkpoint's format unless told otherwise, and refuses a contradicting --format.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -34,4 +34,76 @@ describe('npm run train --base <a checkpoint tuned on a format>', () => {
     expect(summary.config.format).toBe('retool');
     expect(summary.stepsCompleted).toBe(1);
   }, 120_000);
+});
+
+/** The quick preset cut down: 2 prompts x 4, every group kept (so every step updates), a held-out test at steps 3 and 6. */
+const SMALL_QUICK = [
+  '--preset', 'quick', '--seed', '3', '--prompts-per-step', '2', '--group-size', '4', '--minibatch-size', '8',
+  '--max-response-tokens', '48', '--samples-per-step', '2', '--filter-low', '0', '--filter-high', '1', '--test-every', '3',
+];
+
+/** A run directory's metrics without the timings, which differ from run to run. */
+function metricsOf(dir: string): Record<string, unknown>[] {
+  return readFileSync(join(dir, 'metrics.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const { seconds: _s, tokensPerSecond: _t, ...rest } = JSON.parse(line);
+      return rest;
+    });
+}
+
+function failureOf(args: string[]): Promise<{ code: number; stderr: string } | null> {
+  return run(TSX, ['src/cli/train.ts', ...args]).then(
+    () => null,
+    (error: { code: number; stderr: string }) => error,
+  );
+}
+
+describe('npm run train --resume', () => {
+  it('continues a run stopped at step 3 to step 6 exactly as a run never stopped, appending to its files', async () => {
+    const stopped = join(out, 'stopped');
+    const straight = join(out, 'straight');
+    await run(TSX, ['src/cli/train.ts', ...SMALL_QUICK, '--steps', '3', '--out', stopped]);
+    expect(metricsOf(stopped).map((m) => m.step)).toEqual([0, 1, 2, 3]);
+    await run(TSX, ['src/cli/train.ts', '--resume', stopped, '--steps', '6']);
+    await run(TSX, ['src/cli/train.ts', ...SMALL_QUICK, '--steps', '6', '--out', straight]);
+
+    const resumed = metricsOf(stopped);
+    expect(resumed.map((m) => m.step)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(resumed).toEqual(metricsOf(straight));
+    // Steps 4-6 trained: the policy moved (KL to the start model) and the value head learned.
+    expect(resumed.slice(4).every((m) => typeof m.kl === 'number' && m.kl !== 0 && m.valueLoss !== null)).toBe(true);
+    expect(readFileSync(join(stopped, 'samples.jsonl'), 'utf8')).toBe(readFileSync(join(straight, 'samples.jsonl'), 'utf8'));
+    expect(readFileSync(join(stopped, 'checkpoint', 'weights.bin')).equals(readFileSync(join(straight, 'checkpoint', 'weights.bin')))).toBe(true);
+    const summary = JSON.parse(readFileSync(join(stopped, 'summary.json'), 'utf8'));
+    expect(summary.stepsCompleted).toBe(6);
+    expect(summary.config.steps).toBe(6);
+    expect(summary.steps).toBe(6);
+
+    const again = await failureOf(['--resume', stopped, '--steps', '6']);
+    expect(again?.code).toBe(2);
+    expect(again?.stderr).toContain("--steps 6 is not above the run's saved step 6");
+    const done = await failureOf(['--resume', stopped]);
+    expect(done?.stderr).toContain(`the run in ${stopped} has done its 6 steps; pass --steps N with N above 6 to continue it`);
+
+    // A start model that is not the run's (here: its recorded fingerprint changed) is refused as KL reference.
+    const manifestPath = join(stopped, 'checkpoint', 'model.json');
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    manifest.trainer.reference.fingerprint = '0000000000000000';
+    writeFileSync(manifestPath, JSON.stringify(manifest));
+    const otherStart = await failureOf(['--resume', stopped, '--steps', '7']);
+    expect(otherStart?.code).toBe(2);
+    expect(otherStart?.stderr).toContain('is not the one the run began from');
+    expect(metricsOf(stopped)).toHaveLength(7);
+  }, 240_000);
+
+  it('refuses a directory that is not a run, and knobs beside --resume', async () => {
+    const notRun = await failureOf(['--resume', join(out, 'nowhere')]);
+    expect(notRun?.code).toBe(2);
+    expect(notRun?.stderr).toContain(`${join(out, 'nowhere')} is not a run directory of npm run train: it has no ${join(out, 'nowhere', 'checkpoint', 'model.json')}`);
+    const knob = await failureOf(['--resume', join(out, 'nowhere'), '--nmax', '1']);
+    expect(knob?.code).toBe(2);
+    expect(knob?.stderr).toContain('--resume continues the run with its own config: --nmax cannot come with it');
+  }, 60_000);
 });

@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PRESETS, type Algorithm, type ExperimentConfig } from '../src/core/experiment';
+import { deserializeCheckpoint, serializeCheckpoint } from '../src/core/model/checkpoint';
 import { GPT } from '../src/core/model/gpt';
 import type { StepMetrics } from '../src/core/metrics/stepMetrics';
 import { Trainer } from '../src/core/rl/trainer';
@@ -10,6 +11,7 @@ import { BOS, encode, VOCAB_SIZE } from '../src/core/tokenizer';
 import { policyUpdate, responseLogProbs } from '../src/core/rl/policyUpdate';
 import type { TrainingSequence } from '../src/core/rl/trainingBatch';
 import { Random } from '../src/core/random';
+import { randomModel } from './modelHelpers';
 
 const TINY_MODEL = { vocabSize: VOCAB_SIZE, contextLength: 64, nLayer: 1, nHead: 2, nEmbd: 16, mlpRatio: 2 };
 
@@ -110,6 +112,53 @@ describe('Trainer', () => {
       return history;
     };
     expect(await run()).toEqual(await run());
+  });
+
+  it('continues exactly from a checkpoint of its whole state, with the start model as KL reference', async () => {
+    // Random weights with a non-zero value head: PPO's advantages are then non-zero without any
+    // reward, so every update moves the weights and Adam's moments matter.
+    const settings = { ...config('ppo'), klCoef: 0.05 };
+    const tensorsBefore = tf.memory().numTensors;
+    const weightsOf = (model: GPT) => model.namedWeights().map((w) => Array.from(w.tensor.dataSync()));
+
+    const straight = randomModel(TINY_MODEL, 1);
+    const uninterrupted = new Trainer(straight, settings, sandbox);
+    const expected = [];
+    for (let i = 0; i < 5; i++) expected.push(reproducible((await uninterrupted.trainStep()).metrics));
+    uninterrupted.dispose();
+
+    const first = randomModel(TINY_MODEL, 1);
+    const stopped = new Trainer(first, settings, sandbox);
+    for (let i = 0; i < 2; i++) await stopped.trainStep();
+    const progress = await stopped.saveState();
+    const reference = { fingerprint: 'start', source: 'randomModel(TINY_MODEL, 1)' };
+    const saved = serializeCheckpoint(first, {}, { ...progress, config: settings, reference });
+    stopped.dispose();
+    first.dispose();
+
+    const loaded = deserializeCheckpoint(JSON.parse(JSON.stringify(saved.manifest)), saved.weights);
+    expect(loaded.trainer?.step).toBe(2);
+    const start = randomModel(TINY_MODEL, 1);
+    const resumed = new Trainer(loaded.model, settings, sandbox, { reference: start, progress: loaded.trainer! });
+    const continued = [];
+    for (let i = 0; i < 3; i++) continued.push(reproducible((await resumed.trainStep()).metrics));
+    expect(continued).toEqual(expected.slice(2));
+    expect(weightsOf(loaded.model)).toEqual(weightsOf(straight));
+    resumed.dispose();
+
+    // The same weights without the rest of the state (fresh Adam and streams, the checkpoint as
+    // reference) take another step 3: the comparison above can tell.
+    const again = deserializeCheckpoint(saved.manifest, saved.weights);
+    const weightsOnly = new Trainer(again.model, settings, sandbox);
+    weightsOnly.step = 2;
+    const other = reproducible((await weightsOnly.trainStep()).metrics);
+    expect(other.step).toBe(3);
+    expect(other.kl).not.toBe(expected[2].kl);
+    expect(other).not.toEqual(expected[2]);
+    weightsOnly.dispose();
+    for (const model of [straight, start, loaded.model, again.model]) model.dispose();
+    // The restored moments belong to the resumed optimizer and go with it.
+    expect(tf.memory().numTensors).toBe(tensorsBefore);
   });
 
   it('skips the update when the filter drops every group', async () => {

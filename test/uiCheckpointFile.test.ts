@@ -54,6 +54,24 @@ describe('checkpoint files', () => {
     expect(decoded.blob.weights).toBe(weights);
   });
 
+  it("reads a run's checkpoint (version 2): Adam's moments follow the weights in the buffer", () => {
+    const moments = [
+      { name: 'a/m', shape: [2, 3], offset: 40, length: 24 },
+      { name: 'b/m', shape: [4], offset: 64, length: 16 },
+      { name: 'a/v', shape: [2, 3], offset: 80, length: 24 },
+      { name: 'b/v', shape: [4], offset: 104, length: 16 },
+    ];
+    const runManifest = manifest({ formatVersion: 2, trainer: { step: 7, optimizer: { iterations: 7, moments } } });
+    const buffer = Uint8Array.from({ length: 120 }, (_, i) => i);
+    expect(decodeCheckpointPair(JSON.stringify(runManifest), buffer).step).toBe(7);
+    expect(() => decodeCheckpointPair(JSON.stringify(runManifest), weights)).toThrow(
+      'the weights hold 40 bytes, the manifest describes 120: the file is cut or does not belong to this manifest',
+    );
+    expect(() => decodeCheckpointPair(JSON.stringify(manifest({ formatVersion: 3 })), weights)).toThrow(
+      'unknown checkpoint formatVersion 3; this lab reads versions 1 and 2',
+    );
+  });
+
   it('encodes base64 exactly, across the chunk boundary', () => {
     expect(bytesToBase64(Uint8Array.from([77, 97, 110]))).toBe('TWFu');
     const big = Uint8Array.from({ length: 0x8000 * 2 + 5 }, (_, i) => i % 251);

@@ -110,11 +110,14 @@ describe('lab controller against a fake trainer', () => {
     expect(restored.status).toBe('paused');
     expect(restored.columns.step.at(-1)).toBe(pausedAt + 2);
 
+    // The worker's notice on what the checkpoint could not restore reaches the person, named by run.
+    second.fake.trainers[0].startNotices = ['the checkpoint holds weights only'];
     await second.controller.step();
     await second.controller.flush();
     const [, startRun] = second.fake.trainers[0].calls;
     expect(startRun.method).toBe('startRun');
     expect((startRun.args[2] as { step: number }).step).toBe(pausedAt);
+    expect(second.store.getState().notices.map((n) => [n.kind, n.text])).toContainEqual(['info', `${restored.name}: the checkpoint holds weights only`]);
     const after = second.store.getState().runs[runId];
     expect(after.columns.step.slice(-3)).toEqual([pausedAt - 1, pausedAt, pausedAt + 1]);
     expect(await storedSteps(second.db, runId)).toEqual(Array.from({ length: pausedAt + 2 }, (_, i) => i));

@@ -79,6 +79,12 @@ describe('start model', () => {
     await controller.flush();
     expect((await db.listRuns())[0].startFrom).toBe('coldstart');
 
+    // A fork continues from the run's checkpoint, with the cold start (the run's start model) as its KL reference.
+    await controller.fork();
+    const forked = fake.trainers[0].calls.at(-1)!;
+    expect(forked.method).toBe('startRun');
+    expect(forked.args[2]).toMatchObject({ step: 1, reference: COLD_START });
+
     // A second run from the cold start reuses the fetched checkpoint; a reset back to the base starts from the base.
     controller.newRunFromKnobs();
     await controller.step();

@@ -4,7 +4,7 @@
  */
 import type { ExperimentConfig } from '../src/core/experiment';
 import type { EvalReport, PassAtOneRequest } from '../src/lab/evaluationRequest';
-import type { BackendChoice, CheckpointBlob, LabEvent, TrainerWorkerApi } from '../src/lab/protocol';
+import type { BackendChoice, CheckpointBlob, LabEvent, RunFrom, TrainerWorkerApi } from '../src/lab/protocol';
 import type { ConnectTrainer } from '../src/ui/lab/trainerConnection';
 import { metricsAt, sampleAt } from './uiFixtures';
 
@@ -31,13 +31,17 @@ export class FakeTrainer implements TrainerWorkerApi {
     return { name, adapter: null, probeMs: { [name]: 1 }, reason: 'fake' };
   }
 
-  async startRun(runId: string, config: ExperimentConfig, from?: { checkpoint: CheckpointBlob; step: number }) {
+  /** Notices the next startRun resolves to (a weights-only checkpoint's, say). */
+  startNotices: string[] = [];
+
+  async startRun(runId: string, config: ExperimentConfig, from?: RunFrom): Promise<string[]> {
     this.calls.push({ method: 'startRun', args: [runId, config, from] });
     this.runId = runId;
     this.config = config;
     this.stepNumber = from?.step ?? 0;
     if (!from) this.emit({ type: 'step', runId, metrics: metricsAt(0, { testAccuracy: 0.1 }), samples: [] });
     this.emit({ type: 'status', runId, status: 'idle', step: this.stepNumber });
+    return this.startNotices;
   }
 
   async train() {

@@ -1,30 +1,47 @@
 /**
  * npm run train -- --preset classroom --seed 1 --nmax 2 --algo ppo --out runs/x
+ * npm run train -- --resume runs/x [--steps N]
  *
  * RL from the shipped base model, headless: writes DIR/metrics.jsonl (one line per step, step 0
  * is the base model's held-out accuracy), DIR/samples.jsonl, DIR/summary.json and
- * DIR/checkpoint/. Same seed and config, same numbers.
+ * DIR/checkpoint/ (the weights and the whole trainer state). Same seed and config, same numbers;
+ * --resume continues a stopped run exactly where it stopped, appending to its files.
  */
 import { mkdirSync, writeFileSync, appendFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkpointFormat } from '../core/eval/checkpointLimits';
-import { DEFAULT_PRESET, PRESETS, type ExperimentConfig } from '../core/experiment';
+import { DEFAULT_PRESET, NUMERIC_BOUNDS, PRESETS, type ExperimentConfig } from '../core/experiment';
+import type { GPT } from '../core/model/gpt';
 import { summariseRun } from '../core/metrics/runSummary';
 import type { StepMetrics } from '../core/metrics/stepMetrics';
 import { Trainer, type StepRecord } from '../core/rl/trainer';
+import type { ReferenceIdentity, TrainerProgress } from '../core/rl/trainerState';
 import { loadCheckpointDir, saveCheckpointDir } from '../node/checkpointFiles';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
 import { useNodeBackend, type NodeBackend } from '../node/tfBackend';
 import { argsOrExitCode, DEFAULT_BASE_CHECKPOINT, experimentFromFlags, knobOptions, knobUsage, UsageError } from './cliArgs';
 import { drawProgress, formatDuration, progressLine, yieldToEventLoop } from './progress';
+import { openRunToResume, ResumeError } from './resumeRun';
 
 const USAGE = `usage: npm run train -- [--preset ${Object.keys(PRESETS).join('|')}] [--seed N] [--steps N] [--nmax N]
                         [--algo ppo|reinforce++|grpo] [--out DIR] [--base CHECKPOINT_DIR] [--backend wasm|cpu] [knobs]
+       npm run train -- --resume DIR [--steps N] [--backend wasm|cpu]
+                        continues the run in DIR exactly where it stopped, up to step N (default: its own steps)
 knobs (each overrides the preset):
 ${knobUsage()}`;
 
+/** --resume takes the run's own config; only these flags may come with it. */
+const RESUME_FLAGS = ['resume', 'steps', 'backend'];
+
+interface ResumeArgs {
+  resume: string;
+  steps: number | undefined;
+  backend: NodeBackend;
+}
+
 interface TrainArgs {
+  resume?: undefined;
   config: ExperimentConfig;
   preset: string;
   out: string;
@@ -34,7 +51,7 @@ interface TrainArgs {
   formatGiven: boolean;
 }
 
-function parseTrainArgs(argv: string[]): TrainArgs | 'help' {
+function parseTrainArgs(argv: string[]): TrainArgs | ResumeArgs | 'help' {
   let parsed;
   try {
     parsed = parseArgs({
@@ -48,6 +65,7 @@ function parseTrainArgs(argv: string[]): TrainArgs | 'help' {
         out: { type: 'string' },
         base: { type: 'string' },
         backend: { type: 'string' },
+        resume: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -56,11 +74,12 @@ function parseTrainArgs(argv: string[]): TrainArgs | 'help' {
   }
   const flags = parsed.values as Record<string, string | boolean | undefined>;
   if (flags.help) return 'help';
+  const backend = (flags.backend as string | undefined) ?? 'wasm';
+  if (backend !== 'wasm' && backend !== 'cpu') throw new UsageError(`--backend must be wasm or cpu, got '${backend}'`);
+  if (typeof flags.resume === 'string') return parseResumeArgs(flags, backend);
   if (typeof flags.algo === 'string') flags.algorithm = flags.algo;
   const preset = (flags.preset as string | undefined) ?? DEFAULT_PRESET;
   const config = experimentFromFlags(preset, flags);
-  const backend = (flags.backend as string | undefined) ?? 'wasm';
-  if (backend !== 'wasm' && backend !== 'cpu') throw new UsageError(`--backend must be wasm or cpu, got '${backend}'`);
   return {
     config,
     preset,
@@ -71,21 +90,51 @@ function parseTrainArgs(argv: string[]): TrainArgs | 'help' {
   };
 }
 
+function parseResumeArgs(flags: Record<string, string | boolean | undefined>, backend: NodeBackend): ResumeArgs {
+  const others = Object.keys(flags).filter((name) => flags[name] !== undefined && !RESUME_FLAGS.includes(name));
+  if (others.length > 0) {
+    throw new UsageError(`--resume continues the run with its own config: ${others.map((name) => `--${name}`).join(', ')} cannot come with it`);
+  }
+  const raw = flags.steps as string | undefined;
+  const steps = raw === undefined ? undefined : Number(raw);
+  const [low, high] = NUMERIC_BOUNDS.steps;
+  if (steps !== undefined && !(Number.isInteger(steps) && steps >= low && steps <= high)) {
+    throw new UsageError(`--steps needs a whole number from ${low} to ${high}, got '${raw}'`);
+  }
+  return { resume: flags.resume as string, steps, backend };
+}
+
 function figures(m: StepMetrics, lastTest: number | null): string {
   const f = (x: number | null, digits = 2) => (x === null ? '--' : x.toFixed(digits));
   return `acc ${f(m.accuracy)} code ${f(m.codeCallFrequency)} calls ${f(m.callsPerResponse)} len ${f(m.responseLength, 0)} test ${f(lastTest)}`;
 }
 
-async function main(): Promise<number> {
-  const args = argsOrExitCode('train', USAGE, () => parseTrainArgs(process.argv.slice(2)));
-  if (typeof args === 'number') return args;
+/** A run ready to train: a new one from its base, or a stopped one from its directory. */
+interface RunSetup {
+  config: ExperimentConfig;
+  preset: string;
+  out: string;
+  model: GPT;
+  /** The KL reference: the run's start model. */
+  reference: GPT;
+  referenceIdentity: ReferenceIdentity;
+  progress: TrainerProgress | null;
+  /** The step the run starts at: 0, or a resumed run's saved step. */
+  step: number;
+  base: { path: string; meta: unknown };
+  /** Metrics already recorded (a resumed run's); a new run records step 0 first. */
+  history: StepMetrics[];
+  wallSecondsBefore: number;
+}
+
+/** A new run from its base checkpoint, or the exit code when it cannot start. */
+async function newRun(args: TrainArgs): Promise<RunSetup | number> {
   const { config, out } = args;
   if (!existsSync(join(args.base, 'model.json'))) {
     process.stderr.write(`train: no base checkpoint at ${args.base} (run npm run pretrain, or pass --base DIR)\n`);
     return 2;
   }
-  await useNodeBackend(args.backend);
-  const { model, meta: baseMeta } = await loadCheckpointDir(args.base);
+  const { model, meta: baseMeta, fingerprint } = await loadCheckpointDir(args.base);
   const tunedFormat = checkpointFormat(baseMeta);
   if (tunedFormat !== null && tunedFormat !== config.format) {
     if (args.formatGiven) {
@@ -95,17 +144,54 @@ async function main(): Promise<number> {
     }
     config.format = tunedFormat;
   }
-  const sandbox = createNodeSandbox({ size: 2 });
   mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'metrics.jsonl'), '');
+  writeFileSync(join(out, 'samples.jsonl'), '');
+  return {
+    config,
+    preset: args.preset,
+    out,
+    model,
+    reference: model,
+    referenceIdentity: { fingerprint, source: args.base },
+    progress: null,
+    step: 0,
+    base: { path: args.base, meta: baseMeta },
+    history: [],
+    wallSecondsBefore: 0,
+  };
+}
+
+/** The stopped run in args.resume, or the exit code when it cannot continue. */
+async function resumedRun(args: ResumeArgs): Promise<RunSetup | number> {
+  try {
+    const run = await openRunToResume(args.resume, args.steps);
+    if (run.notice) process.stderr.write(`train: ${run.notice}\n`);
+    return { ...run, out: args.resume };
+  } catch (error) {
+    if (!(error instanceof ResumeError)) throw error;
+    process.stderr.write(`train: ${error.message}\n`);
+    return 2;
+  }
+}
+
+async function main(): Promise<number> {
+  const args = argsOrExitCode('train', USAGE, () => parseTrainArgs(process.argv.slice(2)));
+  if (typeof args === 'number') return args;
+  await useNodeBackend(args.backend);
+  const setup = args.resume === undefined ? await newRun(args) : await resumedRun(args);
+  if (typeof setup === 'number') return setup;
+  const { config, out, model, history } = setup;
+  const sandbox = createNodeSandbox({ size: 2 });
+  const trainer = new Trainer(model, config, sandbox, { reference: setup.reference, progress: setup.progress ?? undefined });
+  if (setup.progress === null) trainer.step = setup.step;
+  if (setup.reference !== model) setup.reference.dispose();
   const metricsPath = join(out, 'metrics.jsonl');
   const samplesPath = join(out, 'samples.jsonl');
-  writeFileSync(metricsPath, '');
-  writeFileSync(samplesPath, '');
 
-  const trainer = new Trainer(model, config, sandbox);
-  const history: StepMetrics[] = [];
   const started = performance.now();
   let lastTest: number | null = null;
+  for (const m of history) if (m.testAccuracy !== null) lastTest = m.testAccuracy;
   const record = (r: StepRecord) => {
     history.push(r.metrics);
     if (r.metrics.testAccuracy !== null) lastTest = r.metrics.testAccuracy;
@@ -113,20 +199,15 @@ async function main(): Promise<number> {
     for (const s of r.samples) appendFileSync(samplesPath, `${JSON.stringify(s)}\n`);
   };
   const finish = async () => {
-    await saveCheckpointDir(join(out, 'checkpoint'), model, {
-      kind: 'rl',
-      preset: args.preset,
-      config,
-      step: trainer.step,
-      base: { path: args.base, meta: baseMeta },
-    });
-    const wallSeconds = (performance.now() - started) / 1000;
+    const state = { ...(await trainer.saveState()), config, reference: setup.referenceIdentity };
+    await saveCheckpointDir(join(out, 'checkpoint'), model, { kind: 'rl', preset: setup.preset, config, step: trainer.step, base: setup.base }, state);
+    const wallSeconds = setup.wallSecondsBefore + (performance.now() - started) / 1000;
     const summary = {
-      preset: args.preset,
+      preset: setup.preset,
       seed: config.seed,
       config,
       backend: args.backend,
-      base: args.base,
+      base: setup.base.path,
       wallSeconds,
       stepsCompleted: trainer.step,
       initialTestAccuracy: history[0]?.testAccuracy ?? null,
@@ -140,8 +221,8 @@ async function main(): Promise<number> {
   process.once('SIGINT', () => (interrupted = true));
 
   try {
-    record(await trainer.initialRecord());
-    drawProgress(progressLine(0, config.steps, started, figures(history[0], lastTest)));
+    if (history.length === 0) record(await trainer.initialRecord());
+    drawProgress(progressLine(trainer.step, config.steps, started, figures(history.at(-1)!, lastTest)));
     while (trainer.step < config.steps && !interrupted) {
       const r = await trainer.trainStep();
       record(r);

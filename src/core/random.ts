@@ -51,6 +51,18 @@ export class Random {
     return new Random(Math.floor(this.next() * 4294967296) ^ Math.imul(label + 1, 0x27d4eb2d));
   }
 
+  /** The stream's position (a uint32): saved with a run, so a resumed run draws what it would have drawn. */
+  saveState(): number {
+    return this.state;
+  }
+
+  /** The stream at a position saveState gave. */
+  static fromState(state: number): Random {
+    const random = new Random(0);
+    random.state = state >>> 0;
+    return random;
+  }
+
   /** 32-bit seed for tfjs initialisers. */
   seed(): number {
     return Math.floor(this.next() * 2147483647);

@@ -11,19 +11,22 @@ import { configErrors, NUMERIC_BOUNDS, type ExperimentConfig } from '../core/exp
 import { deserializeCheckpoint, serializeCheckpoint } from '../core/model/checkpoint';
 import type { GPT } from '../core/model/gpt';
 import { Trainer, type StepRecord } from '../core/rl/trainer';
+import type { ReferenceIdentity } from '../core/rl/trainerState';
 import type { PythonSandbox } from '../core/sandbox/protocol';
 import { runPassAtOneJob } from './evaluationJob';
 import type { EvalReport, PassAtOneRequest } from './evaluationRequest';
 import { BASE_PRETRAIN_SHAPE, pretrainOptionErrors, runPretraining, type PretrainOptions, type PretrainShape } from './pretrainJob';
 import { progressEvent } from './progressEvent';
 import { readWeightsAsync } from './readWeightsAsync';
-import type { CheckpointBlob, EvaluationRow, LabEvent, RunStatus } from './protocol';
+import type { CheckpointBlob, EvaluationRow, LabEvent, RunFrom, RunStatus } from './protocol';
 import { WorkQueue } from './workQueue';
 
 export interface LabSessionOptions {
   /** The base model runs start from; the session owns it and disposes it. */
   base: GPT;
   baseMeta?: Record<string, unknown>;
+  /** weightsFingerprint of the base model's weights: the KL reference's identity for runs from it. */
+  baseFingerprint: string;
   sandbox: PythonSandbox;
   emit(event: LabEvent): void;
   /** Between steps: lets the worker handle queued messages (pause). Default: a macrotask. */
@@ -31,10 +34,14 @@ export interface LabSessionOptions {
   pretrainShape?: PretrainShape;
 }
 
-/** Where a run starts and where reset returns: the base model, or a saved checkpoint at a step. */
+/**
+ * Where a run starts and where reset returns: the base model, or a saved checkpoint at a step (with
+ * the run's start model, its KL reference, when that is not the base).
+ */
 interface RunStart {
   checkpoint: CheckpointBlob | null;
   step: number;
+  reference: CheckpointBlob | null;
 }
 
 interface Run {
@@ -43,6 +50,7 @@ interface Run {
   start: RunStart;
   model: GPT;
   trainer: Trainer;
+  reference: ReferenceIdentity;
   /** The step-0 record (the starting model's held-out accuracy); replayed by reset. */
   initialRecord: StepRecord | null;
 }
@@ -71,8 +79,12 @@ export class LabSession {
     return this.run?.trainer.step ?? 0;
   }
 
-  /** Replaces the current run (stopping its training) with a new one at its start point. */
-  async startRun(runId: string, config: ExperimentConfig, from?: { checkpoint: CheckpointBlob; step: number }): Promise<void> {
+  /**
+   * Replaces the current run (stopping its training) with a new one at its start point. A run's
+   * checkpoint continues exactly (weights, Adam, random streams, step); the notices say what could
+   * not be restored (a weights-only checkpoint, a start model other than the run's).
+   */
+  async startRun(runId: string, config: ExperimentConfig, from?: RunFrom): Promise<string[]> {
     if (typeof runId !== 'string' || runId === '') throw new Error('startRun needs a non-empty run id');
     if (typeof config !== 'object' || config === null) throw new Error('startRun needs an experiment config object');
     const errors = Object.values(configErrors(config));
@@ -81,14 +93,16 @@ export class LabSession {
       throw new Error(`a run can start from a checkpoint at a whole step from 0 to ${NUMERIC_BOUNDS.steps[1]}, got ${String(from.step)}`);
     }
     await this.stopTraining();
-    const start: RunStart = { checkpoint: from?.checkpoint ?? null, step: from?.step ?? 0 };
-    await this.queue.run(async () => {
+    const start: RunStart = { checkpoint: from?.checkpoint ?? null, step: from?.step ?? 0, reference: from?.reference ?? null };
+    const notices = await this.queue.run(async () => {
       // Build the new run before dropping the old, so a bad checkpoint leaves the current run as it was.
-      const { model, trainer } = this.openModel(config, start);
+      const { model, trainer, reference, notices } = this.openModel(config, start);
       this.closeRun();
-      this.run = { id: runId, config: { ...config }, start, model, trainer, initialRecord: null };
+      this.run = { id: runId, config: { ...config }, start, model, trainer, reference, initialRecord: null };
+      return notices;
     });
     await this.announceStart(this.requireRun());
+    return notices;
   }
 
   /** Trains until paused or the step budget is reached; one 'step' event per step. */
@@ -127,10 +141,10 @@ export class LabSession {
     const run = this.requireRun();
     await this.stopTraining();
     await this.queue.run(async () => {
-      const fresh = this.openModel(run.config, run.start);
+      const { model, trainer, reference } = this.openModel(run.config, run.start);
       run.trainer.dispose();
       run.model.dispose();
-      Object.assign(run, fresh);
+      Object.assign(run, { model, trainer, reference });
     });
     await this.announceStart(run);
   }
@@ -139,13 +153,9 @@ export class LabSession {
     const run = this.requireRun();
     return this.queue.run(async () => {
       await readWeightsAsync(run.model);
-      return serializeCheckpoint(run.model, {
-        kind: 'rl',
-        runId: run.id,
-        config: run.config,
-        step: run.trainer.step,
-        base: this.startModelMeta(run.start),
-      });
+      const progress = await run.trainer.saveState();
+      const meta = { kind: 'rl', runId: run.id, config: run.config, step: run.trainer.step, base: this.startModelMeta(run.start) };
+      return serializeCheckpoint(run.model, meta, { ...progress, config: run.config, reference: run.reference });
     });
   }
 
@@ -255,13 +265,52 @@ export class LabSession {
     this.options.emit({ type: 'step', runId: run.id, metrics, samples });
   }
 
-  private openModel(config: ExperimentConfig, start: RunStart): { model: GPT; trainer: Trainer } {
-    const model = start.checkpoint
-      ? deserializeCheckpoint(start.checkpoint.manifest, start.checkpoint.weights).model
-      : this.options.base.copy();
-    const trainer = new Trainer(model, config, this.options.sandbox);
-    trainer.step = start.step;
-    return { model, trainer };
+  /**
+   * The run's model and trainer at its start point. The KL reference is the run's start model: the
+   * base, a start checkpoint at step 0 (a cold start, a pretrained base) itself, or for a run's
+   * checkpoint the start model it names by fingerprint (start.reference, else the base).
+   */
+  private openModel(config: ExperimentConfig, start: RunStart): { model: GPT; trainer: Trainer; reference: ReferenceIdentity; notices: string[] } {
+    const base = { fingerprint: this.options.baseFingerprint, source: 'base model' };
+    if (!start.checkpoint) {
+      const model = this.options.base.copy();
+      return { model, trainer: new Trainer(model, config, this.options.sandbox), reference: base, notices: [] };
+    }
+    const loaded = deserializeCheckpoint(start.checkpoint.manifest, start.checkpoint.weights);
+    const { model, trainer: saved } = loaded;
+    if (!saved && start.step === 0) {
+      const reference = { fingerprint: loaded.fingerprint, source: 'start checkpoint' };
+      return { model, trainer: new Trainer(model, config, this.options.sandbox), reference, notices: [] };
+    }
+    if (saved && saved.step !== start.step) {
+      model.dispose();
+      throw new Error(`the checkpoint holds the run's state at step ${saved.step}, not at step ${start.step}`);
+    }
+    const notices: string[] = [];
+    const offered = start.reference ? deserializeCheckpoint(start.reference.manifest, start.reference.weights) : null;
+    try {
+      const candidates = [
+        ...(offered ? [{ model: offered.model, identity: { fingerprint: offered.fingerprint, source: 'start model' } }] : []),
+        { model: this.options.base, identity: base },
+      ];
+      const named = saved ? candidates.find((c) => c.identity.fingerprint === saved.reference.fingerprint) : undefined;
+      if (saved && !named) {
+        notices.push(
+          `the run's start model (${saved.reference.source}, fingerprint ${saved.reference.fingerprint}) is not loaded here: its KL reference is now the ${candidates[0].identity.source} (${candidates[0].identity.fingerprint})`,
+        );
+      }
+      if (!saved) {
+        notices.push(
+          `the checkpoint at step ${start.step} holds weights only (saved before checkpoints kept the run state): the run continues with a fresh optimizer and fresh random streams`,
+        );
+      }
+      const reference = named ?? candidates[0];
+      const trainer = new Trainer(model, config, this.options.sandbox, { reference: reference.model, progress: saved ?? undefined });
+      if (!saved) trainer.step = start.step;
+      return { model, trainer, reference: reference.identity, notices };
+    } finally {
+      offered?.model.dispose();
+    }
   }
 
   /**

@@ -27,6 +27,17 @@ export interface CheckpointBlob {
   weights: Uint8Array;
 }
 
+/**
+ * Where a run starts other than the base model: a checkpoint at a step (a start model at step 0, or
+ * a run's checkpoint, which continues exactly), and for a run's checkpoint the run's start model
+ * when it is not the base (the cold start, a base pretrained here): its KL reference.
+ */
+export interface RunFrom {
+  checkpoint: CheckpointBlob;
+  step: number;
+  reference?: CheckpointBlob;
+}
+
 export type RunStatus = 'idle' | 'training' | 'paused' | 'finished' | 'error';
 
 export type LabEvent =
@@ -47,8 +58,11 @@ export interface EvaluationRow {
 export interface TrainerWorkerApi {
   /** Picks the backend (or uses the override) and loads the base model from `baseModelUrl`. */
   init(options: { backend: BackendChoice; baseModelUrl: string }, onEvent: (event: LabEvent) => void): Promise<BackendInfo>;
-  /** Starts a run at step 0 from the base model, or from a saved checkpoint at `fromStep`. */
-  startRun(runId: string, config: ExperimentConfig, from?: { checkpoint: CheckpointBlob; step: number }): Promise<void>;
+  /**
+   * Starts a run at step 0 from the base model, or from a checkpoint (RunFrom). Resolves to notices
+   * for the person: what the checkpoint could not restore (weights only: a fresh optimizer).
+   */
+  startRun(runId: string, config: ExperimentConfig, from?: RunFrom): Promise<string[]>;
   /** Trains until paused or the run's step budget is reached, emitting a 'step' event per step. */
   train(): Promise<void>;
   pause(): Promise<void>;

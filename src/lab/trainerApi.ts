@@ -60,7 +60,7 @@ export function createTrainerApi(environment: TrainerEnvironment): TrainerWorker
         const info = await environment.chooseBackend(backend);
         emit({ type: 'backend', info });
         const blob = await environment.loadCheckpoint(baseModelUrl);
-        const { model, meta } = deserializeCheckpoint(blob.manifest, blob.weights);
+        const { model, meta, fingerprint } = deserializeCheckpoint(blob.manifest, blob.weights);
         try {
           sandbox = await environment.createSandbox((event) => emit(event));
         } catch (error) {
@@ -70,6 +70,7 @@ export function createTrainerApi(environment: TrainerEnvironment): TrainerWorker
         session = new LabSession({
           base: model,
           baseMeta: meta,
+          baseFingerprint: fingerprint,
           sandbox,
           emit: (event) => emit(event),
           yieldToEvents: environment.yieldToEvents,

@@ -4,22 +4,23 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { deserializeCheckpoint, serializeCheckpoint } from '../core/model/checkpoint';
+import { deserializeCheckpoint, serializeCheckpoint, type LoadedCheckpoint } from '../core/model/checkpoint';
 import type { GPT } from '../core/model/gpt';
+import type { TrainerState } from '../core/rl/trainerState';
 
 export const MANIFEST_FILE = 'model.json';
 export const WEIGHTS_FILE = 'weights.bin';
 
-/** Writes dir/model.json and dir/weights.bin, creating `dir` if needed. */
-export async function saveCheckpointDir(dir: string, model: GPT, meta: Record<string, unknown>): Promise<void> {
-  const { manifest, weights } = serializeCheckpoint(model, meta);
+/** Writes dir/model.json and dir/weights.bin (with `trainer`, a run's checkpoint), creating `dir` if needed. */
+export async function saveCheckpointDir(dir: string, model: GPT, meta: Record<string, unknown>, trainer?: TrainerState): Promise<void> {
+  const { manifest, weights } = serializeCheckpoint(model, meta, trainer);
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, WEIGHTS_FILE), weights);
   await writeFile(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
 /** Reads a checkpoint directory back; throws saying which file is missing or what is wrong in it. */
-export async function loadCheckpointDir(dir: string): Promise<{ model: GPT; meta: Record<string, unknown> }> {
+export async function loadCheckpointDir(dir: string): Promise<LoadedCheckpoint> {
   const manifestText = await readCheckpointFile(dir, MANIFEST_FILE, 'utf8');
   const weights = await readCheckpointFile(dir, WEIGHTS_FILE);
   let manifest: unknown;

@@ -93,7 +93,7 @@ export function adamUpdate(value: tf.Tensor, m: tf.Tensor, v: tf.Tensor, gradien
 }
 
 /** tfjs's AdamOptimizer state, which is protected in its typings; the fused step reads and updates it in place. */
-interface AdamInternals {
+export interface AdamInternals {
   learningRate: number;
   beta1: number;
   beta2: number;

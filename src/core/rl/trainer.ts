@@ -22,34 +22,62 @@ import { evaluateProblems, type EvaluationResult } from './evaluate';
 import { groupsPassingFilter } from './groupFilter';
 import { policyUpdate, responseLogProbs } from './policyUpdate';
 import { generateRollouts } from './rollout';
+import { readAdamState, restoreAdamState } from './adamState';
 import { rolloutSample, type RolloutSample } from './rolloutSample';
 import { trainingSequence } from './trainingBatch';
+import type { TrainerProgress } from './trainerState';
 
 export interface StepRecord {
   metrics: StepMetrics;
   samples: RolloutSample[];
 }
 
+/** Where a trainer starts other than a fresh run from `model`. */
+export interface TrainerStart {
+  /** The KL reference: the run's start model (default: `model` as given). The trainer keeps a copy. */
+  reference?: GPT;
+  /** Where a run stopped (saveState): its step, random streams and Adam state, to continue exactly. */
+  progress?: TrainerProgress;
+}
+
 export class Trainer {
   step = 0;
   private readonly reference: GPT;
-  private readonly optimizer: tf.Optimizer;
+  private readonly optimizer: tf.AdamOptimizer;
   private readonly problemRng: Random;
   private readonly sampleRng: Random;
   private readonly shuffleRng: Random;
 
-  /** Trains `model` in place; the frozen reference for the KL is a copy of it as given. */
+  /** Trains `model` in place, from step 0 or from where a saved run stopped. */
   constructor(
     readonly model: GPT,
     readonly config: ExperimentConfig,
     private readonly sandbox: PythonSandbox,
+    start: TrainerStart = {},
   ) {
-    this.reference = model.copy();
+    this.reference = (start.reference ?? model).copy();
     this.optimizer = tf.train.adam(config.learningRate);
     const rng = new Random(config.seed);
     this.problemRng = rng.fork(1);
     this.sampleRng = rng.fork(2);
     this.shuffleRng = rng.fork(3);
+    const progress = start.progress;
+    if (progress) {
+      restoreAdamState(this.optimizer, model, progress.optimizer);
+      this.step = progress.step;
+      this.problemRng = Random.fromState(progress.random.problems);
+      this.sampleRng = Random.fromState(progress.random.samples);
+      this.shuffleRng = Random.fromState(progress.random.shuffle);
+    }
+  }
+
+  /** Everything besides the weights that the next step depends on, read between steps. */
+  async saveState(): Promise<TrainerProgress> {
+    return {
+      step: this.step,
+      random: { problems: this.problemRng.saveState(), samples: this.sampleRng.saveState(), shuffle: this.shuffleRng.saveState() },
+      optimizer: await readAdamState(this.optimizer),
+    };
   }
 
   episodeConfig(nmax = this.config.nmax): EpisodeConfig {

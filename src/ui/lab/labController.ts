@@ -459,7 +459,11 @@ export class LabController {
     await this.startInWorker(api, run.id, run.config, null);
   }
 
-  /** startRun, from a checkpoint, the run's start model (the cold start), or the base model (the one pretrained here when chosen). */
+  /**
+   * startRun, from a checkpoint (which continues exactly, against the run's start model as KL
+   * reference), the run's start model (the cold start), or the base model (the one pretrained here
+   * when chosen). What the worker could not restore is shown as a notice.
+   */
   private async startInWorker(
     api: TrainerWorkerApi,
     runId: string,
@@ -468,12 +472,15 @@ export class LabController {
   ): Promise<void> {
     const start = this.state.runs[runId]?.startFrom ?? 'base';
     const pretrained = this.state.baseModel === 'pretrained' ? this.state.pretrainedBase : null;
+    const startModel = start !== 'base' ? await this.startModels.get(start) : (pretrained?.checkpoint ?? null);
     this.store.setState({ loadedRunId: null });
-    if (from) await api.startRun(runId, config, { checkpoint: from.blob, step: from.step });
-    else if (start !== 'base') await api.startRun(runId, config, { checkpoint: await this.startModels.get(start), step: 0 });
-    else if (pretrained) await api.startRun(runId, config, { checkpoint: pretrained.checkpoint, step: 0 });
-    else await api.startRun(runId, config);
+    let notices: string[];
+    if (from) notices = await api.startRun(runId, config, { checkpoint: from.blob, step: from.step, ...(startModel ? { reference: startModel } : {}) });
+    else if (startModel) notices = await api.startRun(runId, config, { checkpoint: startModel, step: 0 });
+    else notices = await api.startRun(runId, config);
     this.store.setState({ loadedRunId: runId, selectedRunId: runId });
+    const name = this.state.runs[runId]?.name ?? runId;
+    for (const notice of notices) notify(this.store, 'info', `${name}: ${notice}`);
   }
 
   private async saveLoadedCheckpoint(api: TrainerWorkerApi, runId: string): Promise<{ step: number; blob: CheckpointBlob }> {

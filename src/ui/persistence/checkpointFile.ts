@@ -18,9 +18,10 @@ import type { CheckpointBlob } from '../../lab/protocol';
 
 export const CHECKPOINT_FILE_FORMAT = 'tir-lab-checkpoint-file';
 export const CHECKPOINT_FILE_VERSION = 1;
-// The manifest's own tag and version; checkpoint.ts is not imported because it pulls in tfjs.
+// The manifest's own tag and versions (1: weights only, 2: a run's, with the trainer state);
+// checkpoint.ts is not imported because it pulls in tfjs.
 const MANIFEST_FORMAT = 'tir-lab-checkpoint';
-const MANIFEST_VERSION = 1;
+const MANIFEST_VERSIONS = [1, 2];
 
 export interface CheckpointRunInfo {
   name: string;
@@ -103,8 +104,8 @@ function checkManifest(manifest: unknown, weights: Uint8Array): void {
   if (manifest.format !== MANIFEST_FORMAT) {
     throw new Error(`not a TIR Lab checkpoint: manifest format is ${JSON.stringify(manifest.format)}, expected "${MANIFEST_FORMAT}"`);
   }
-  if (manifest.formatVersion !== MANIFEST_VERSION) {
-    throw new Error(`unknown checkpoint formatVersion ${JSON.stringify(manifest.formatVersion)}; this lab reads version ${MANIFEST_VERSION}`);
+  if (!MANIFEST_VERSIONS.includes(manifest.formatVersion as number)) {
+    throw new Error(`unknown checkpoint formatVersion ${JSON.stringify(manifest.formatVersion)}; this lab reads versions ${MANIFEST_VERSIONS.join(' and ')}`);
   }
   if (manifest.tokenizerVersion !== TOKENIZER_VERSION) {
     throw new Error(
@@ -112,8 +113,11 @@ function checkManifest(manifest: unknown, weights: Uint8Array): void {
     );
   }
   if (!Array.isArray(manifest.weights) || manifest.weights.length === 0) throw new Error('the checkpoint manifest lists no weights');
+  // A run's checkpoint keeps Adam's moments in the same buffer, after the weights.
+  const trainer = manifest.trainer;
+  const moments = isObject(trainer) && isObject(trainer.optimizer) && Array.isArray(trainer.optimizer.moments) ? trainer.optimizer.moments : [];
   let offset = 0;
-  for (const entry of manifest.weights) {
+  for (const entry of [...manifest.weights, ...moments]) {
     if (!isObject(entry) || typeof entry.name !== 'string') throw new Error('a checkpoint weight entry has no name');
     const shape = entry.shape;
     if (!Array.isArray(shape) || !shape.every((d) => Number.isInteger(d) && d > 0)) {

@@ -1,0 +1,74 @@
+/**
+ * A reload in the middle of training continues the run exactly: the lab checkpoints the run's whole
+ * state (weights, Adam, random streams, step) into IndexedDB every 10 steps, a reload drops the
+ * steps after that checkpoint, and Train redoes them and goes on. The curve must equal the curve of
+ * the same run never reloaded, figure for figure (timings aside). Debian Chromium, wasm backend.
+ */
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+
+/** 20 tiny steps: the checkpoint at step 10 (CHECKPOINT_EVERY_STEPS) lands well before the end. */
+const RUN = 'steps=20&promptsPerStep=2&groupSize=2&minibatchSize=4&maxResponseTokens=24&samplesPerStep=2&testEvery=5&filterLow=0&filterHigh=1';
+const URL = `/?preset=quick&backend=wasm&seed=4#${RUN}`;
+const TRAINING_TIMEOUT = 180_000;
+
+test.describe.configure({ timeout: 420_000 });
+
+/** The selected run's exported metrics, without the timings. */
+async function exportedCurve(page: Page): Promise<Record<string, unknown>[]> {
+  const download = page.waitForEvent('download');
+  await page.getByTestId('export-json-button').click();
+  const exported = JSON.parse(readFileSync((await (await download).path())!, 'utf8'));
+  return exported.metrics.map(({ seconds: _s, tokensPerSecond: _t, ...figures }: Record<string, unknown>) => figures);
+}
+
+/** [step, formatVersion] of every checkpoint in the lab's IndexedDB. */
+function storedCheckpoints(page: Page): Promise<[number, number][]> {
+  return page.evaluate(
+    () =>
+      new Promise<[number, number][]>((resolve, reject) => {
+        const open = indexedDB.open('tir-lab');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const all = db.transaction('checkpoints').objectStore('checkpoints').getAll();
+          all.onsuccess = () => {
+            resolve(all.result.map((r: { step: number; manifest: { formatVersion: number } }) => [r.step, r.manifest.formatVersion]));
+            db.close();
+          };
+          all.onerror = () => reject(all.error);
+        };
+      }),
+  );
+}
+
+test('a reload mid-run continues the run: the same curve as a run never reloaded', async ({ page }) => {
+  await page.goto(URL);
+  await expect(page.getByTestId('backend-name')).toHaveText('WASM', { timeout: 60_000 });
+  await expect(page.getByTestId('train-button')).toBeEnabled({ timeout: 60_000 });
+
+  // The run never reloaded.
+  await page.getByTestId('train-button').click();
+  await expect(page.getByTestId('run-status')).toHaveText('finished', { timeout: TRAINING_TIMEOUT });
+  const straight = await exportedCurve(page);
+  expect(straight.map((m) => m.step)).toEqual(Array.from({ length: 21 }, (_, i) => i));
+  expect(straight.slice(1).some((m) => typeof m.kl === 'number' && m.kl !== 0)).toBe(true);
+
+  // The same run again (Train on a finished run starts a new one from the knobs), reloaded while
+  // it trains, once its step-10 checkpoint with the whole run state is in IndexedDB.
+  await page.getByTestId('train-button').click();
+  await expect(page.getByTestId('run-item')).toHaveCount(2);
+  await expect.poll(() => storedCheckpoints(page), { timeout: TRAINING_TIMEOUT }).toContainEqual([10, 2]);
+  const reloadedAt = Number(await page.getByTestId('step-counter').textContent());
+  expect(reloadedAt).toBeGreaterThanOrEqual(10);
+  expect(reloadedAt).toBeLessThan(20);
+  await page.reload();
+
+  await expect(page.getByTestId('run-item')).toHaveCount(2);
+  await expect(page.getByTestId('train-button')).toBeEnabled({ timeout: 60_000 });
+  await page.getByTestId('train-button').click();
+  await expect(page.getByTestId('run-status')).toHaveText('finished', { timeout: TRAINING_TIMEOUT });
+  expect(await exportedCurve(page)).toEqual(straight);
+  const notices = await page.getByTestId('notice').allTextContents();
+  expect(notices.filter((text) => /weights only|not loaded here|error/i.test(text))).toEqual([]);
+});

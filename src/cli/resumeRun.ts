@@ -1,0 +1,118 @@
+/**
+ * `npm run train -- --resume DIR`: what a stopped run left in DIR, ready to continue. Its
+ * checkpoint gives the weights and the trainer state; its start model, loaded again from where the
+ * run took it and checked against the fingerprint the run recorded, is the KL reference; its
+ * metrics.jsonl and samples.jsonl are kept up to the checkpoint's step (a line written after the
+ * checkpoint would be repeated) and then appended to.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { configErrors, type ExperimentConfig } from '../core/experiment';
+import type { GPT } from '../core/model/gpt';
+import type { StepMetrics } from '../core/metrics/stepMetrics';
+import type { ReferenceIdentity, TrainerProgress } from '../core/rl/trainerState';
+import { loadCheckpointDir } from '../node/checkpointFiles';
+
+export interface ResumedRun {
+  /** The run's config, with `steps` raised to the new budget when one was given. */
+  config: ExperimentConfig;
+  preset: string;
+  model: GPT;
+  /** The run's start model, its KL reference. */
+  reference: GPT;
+  referenceIdentity: ReferenceIdentity;
+  /** The saved trainer state; null for a weights-only checkpoint (saved before run state was kept). */
+  progress: TrainerProgress | null;
+  step: number;
+  base: { path: string; meta: unknown };
+  /** The metrics up to the checkpoint's step, step 0 first. */
+  history: StepMetrics[];
+  wallSecondsBefore: number;
+  /** Said on stderr before training: what a weights-only checkpoint cannot restore. */
+  notice: string | null;
+}
+
+/** A refusal to resume, said as is (exit 2). */
+export class ResumeError extends Error {}
+
+export async function openRunToResume(dir: string, steps: number | undefined): Promise<ResumedRun> {
+  const checkpointDir = join(dir, 'checkpoint');
+  for (const file of [join(checkpointDir, 'model.json'), join(dir, 'metrics.jsonl')]) {
+    if (!existsSync(file)) throw new ResumeError(`${dir} is not a run directory of npm run train: it has no ${file}`);
+  }
+  const saved = await loadCheckpointDir(checkpointDir);
+  const meta = saved.meta;
+  const baseRecord = isObject(meta.base) ? meta.base : {};
+  const preset = typeof meta.preset === 'string' ? meta.preset : 'unknown';
+  try {
+    const trainer = saved.trainer;
+    const savedConfig = trainer?.config ?? (meta.config as ExperimentConfig | undefined);
+    const step = trainer?.step ?? meta.step;
+    if (meta.kind !== 'rl' || !isObject(savedConfig) || typeof step !== 'number') {
+      throw new ResumeError(`${checkpointDir} is not an RL run's checkpoint (its meta has no kind "rl", config and step)`);
+    }
+    const target = steps ?? savedConfig.steps;
+    if (target <= step) {
+      throw new ResumeError(
+        steps === undefined
+          ? `the run in ${dir} has done its ${step} steps; pass --steps N with N above ${step} to continue it`
+          : `--steps ${steps} is not above the run's saved step ${step}`,
+      );
+    }
+    const config: ExperimentConfig = { ...savedConfig, tierMix: { ...savedConfig.tierMix }, steps: target };
+    const errors = Object.entries(configErrors(config));
+    if (errors.length > 0) throw new ResumeError(errors.map(([key, message]) => `${key}: ${message}`).join('; '));
+
+    const basePath = trainer?.reference.source ?? baseRecord.path;
+    if (typeof basePath !== 'string' || !existsSync(join(basePath, 'model.json'))) {
+      throw new ResumeError(`the run's start model (its KL reference) is not at ${JSON.stringify(basePath)}`);
+    }
+    const start = await loadCheckpointDir(basePath);
+    if (trainer && start.fingerprint !== trainer.reference.fingerprint) {
+      start.model.dispose();
+      throw new ResumeError(
+        `the start model at ${basePath} is not the one the run began from (fingerprint ${start.fingerprint}, the run recorded ${trainer.reference.fingerprint}): against another KL reference it would not continue the run`,
+      );
+    }
+    const history = keptLines(join(dir, 'metrics.jsonl'), step) as unknown as StepMetrics[];
+    keptLines(join(dir, 'samples.jsonl'), step);
+    return {
+      config,
+      preset,
+      model: saved.model,
+      reference: start.model,
+      referenceIdentity: { fingerprint: start.fingerprint, source: basePath },
+      progress: trainer,
+      step,
+      base: { path: basePath, meta: baseRecord.meta ?? start.meta },
+      history,
+      wallSecondsBefore: previousWallSeconds(dir),
+      notice: trainer
+        ? null
+        : `${checkpointDir} holds weights only (saved before checkpoints kept the run state): the optimizer and the random streams restart at step ${step}`,
+    };
+  } catch (error) {
+    saved.model.dispose();
+    throw error;
+  }
+}
+
+/** The JSON lines of `path` with a step up to `step`, written back without the others. */
+function keptLines(path: string, step: number): Record<string, unknown>[] {
+  if (!existsSync(path)) return [];
+  const lines = readFileSync(path, 'utf8').split('\n').filter((line) => line.trim() !== '');
+  const kept = lines.filter((line) => (JSON.parse(line) as { step: number }).step <= step);
+  writeFileSync(path, kept.map((line) => `${line}\n`).join(''));
+  return kept.map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+function previousWallSeconds(dir: string): number {
+  const path = join(dir, 'summary.json');
+  if (!existsSync(path)) return 0;
+  const wall = (JSON.parse(readFileSync(path, 'utf8')) as { wallSeconds?: unknown }).wallSeconds;
+  return typeof wall === 'number' && Number.isFinite(wall) ? wall : 0;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
