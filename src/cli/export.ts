@@ -13,17 +13,17 @@ import { configErrors, DEFAULT_PRESET, PRESETS, type ExperimentConfig } from '..
 import { clusterBundle, PYTHON_FILES } from '../core/export/clusterBundle';
 import { ENGINES, type EngineName } from '../core/export/engineVersions';
 import { defaultTrainSize } from '../core/export/exportSplits';
+import { DEFAULT_START_MODEL } from '../core/export/startModel';
 import { argsOrExitCode, knobOptions, knobUsage, parseStringFlags, UsageError, withKnobFlags } from './cliArgs';
 
-export const PYTHON_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'python');
-export const DEFAULT_EXPORT_MODEL = 'Qwen/Qwen2.5-0.5B';
+const PYTHON_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'python');
 
 const USAGE = `usage: npm run export -- --engine ${ENGINES.join('|')} (--preset ${Object.keys(PRESETS).join('|')} | --run DIR)
                          [--model HF_ID] [--train-size N] --out DIR [knobs]
   --engine      the cluster engine: verl (0.6.1) or openrlhf (0.11.0)
   --preset      a lab preset (default ${DEFAULT_PRESET}), or
   --run DIR     a run directory written by npm run train (its config)
-  --model       the Hugging Face model id or path to start from (default ${DEFAULT_EXPORT_MODEL})
+  --model       the Hugging Face model id or path to start from (default ${DEFAULT_START_MODEL})
   --train-size  train problems to draw (default steps x prompts-per-step)
   --out         the directory to write
 knobs (each overrides the preset's or the run's value):
@@ -77,7 +77,7 @@ function parseExportArgs(argv: string[]): ExportArgs | 'help' {
       throw new UsageError(`--train-size needs a whole number from 1 to 10000000, got '${flags['train-size']}'`);
     }
   }
-  const model = typeof flags.model === 'string' && flags.model !== '' ? flags.model : DEFAULT_EXPORT_MODEL;
+  const model = typeof flags.model === 'string' && flags.model !== '' ? flags.model : DEFAULT_START_MODEL;
   return { engine, config, source, model, trainSize, out: flags.out };
 }
 
