@@ -58,7 +58,7 @@ describe('verl data', () => {
     rows.forEach((row, i) => {
       expect(row.data_source).toBe('tir_lab');
       expect(row.ability).toBe('math');
-      expect(row.agent_name).toBe('tool_agent');
+      expect(row.agent_name).toBe('tir_agent');
       expect(row.prompt).toHaveLength(1);
       expect(row.prompt[0].role).toBe('user');
       expect(row.prompt[0].content).toMatch(/between ```python and ```/);
@@ -93,19 +93,20 @@ describe('verl data', () => {
     expect(other['data/test.parquet']).toEqual(files['data/test.parquet']);
   });
 
-  it('writes the tool config with the run\'s limits, and no tool for Nmax 0', () => {
+  it('writes the tool and agent loop configs with the run\'s limits; Nmax from max_user_turns', () => {
     const yaml = files['tool_config.yaml'] as string;
     expect(yaml).toContain('class_name: verl_tool.TirCodeInterpreterTool');
     expect(yaml).toContain('format: zerotir');
     expect(yaml).toContain('max_output_chars: 64');
     expect(yaml).toContain('timeout_s: 2');
     expect(yaml).toContain('name: code_interpreter');
+    expect(files['agent_loop.yaml']).toContain('- name: tir_agent\n  _target_: verl_agent_loop.TirAgentLoop');
     const run = files['run.sh'] as string;
+    expect(run).toContain('actor_rollout_ref.rollout.agent.agent_loop_config_path="$HERE/agent_loop.yaml"');
+    expect(run).toContain('actor_rollout_ref.rollout.multi_turn.tool_config_path="$HERE/tool_config.yaml"');
     expect(run).toContain('actor_rollout_ref.rollout.multi_turn.max_user_turns=2');
-    expect(run).toContain('actor_rollout_ref.rollout.multi_turn.format=tir_zerotir');
-    const noTool = bundle('verl', { ...CLASSROOM, nmax: 0 })['run.sh'] as string;
-    expect(noTool).toContain('actor_rollout_ref.rollout.multi_turn.enable=False');
-    expect(noTool).not.toContain('tool_config_path');
+    expect(bundle('verl', { ...CLASSROOM, nmax: 0 })['run.sh']).toContain('actor_rollout_ref.rollout.multi_turn.max_user_turns=0');
+    expect(bundle('verl', { ...CLASSROOM, format: 'retool' })['tool_config.yaml']).toContain('format: retool');
   });
 });
 
@@ -286,17 +287,5 @@ except RuntimeError as e:
       null,
     );
     expect(message).toMatch(/TIR_SANDBOX_URL/);
-  });
-
-  it("verl's tool parser finds the first closed block of a turn in either format", () => {
-    const calls = runPython<(string | null)[]>(
-      `from verl_tool import first_code_call
-json.dump([first_code_call(" \`\`\`python\\nprint(1)\\n\`\`\`\\n\`\`\`python\\nprint(2)\\n\`\`\`", "zerotir"),
-           first_code_call(" <code>\\nprint(3)\\n</code>", "retool"),
-           first_code_call(" \`\`\`python\\nprint(4)", "zerotir"),
-           first_code_call(" Answer: 4", "zerotir")], sys.stdout)`,
-      null,
-    );
-    expect(calls).toEqual(['print(1)', 'print(3)', null, null]);
   });
 });

@@ -6,26 +6,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Episode, formatToolOutput, type EpisodeConfig } from '../src/core/env/episode';
-import { TOOL_FORMATS, type ToolFormatName } from '../src/core/env/formats';
+import { TOOL_FORMATS } from '../src/core/env/formats';
 import { PRESETS } from '../src/core/experiment';
 import { Random } from '../src/core/random';
 import type { RolloutSample, SampleSegment } from '../src/core/rl/rolloutSample';
 import type { RunResult } from '../src/core/sandbox/protocol';
 import { decode, EOS, encode } from '../src/core/tokenizer';
 import { fixtureSamples } from './exportFixtures';
+import { pythonResult, randomResult, streamPlans } from './exportStreams';
 import { runPython } from './pythonExport';
-
-interface PythonResult {
-  ok: boolean;
-  stdout: string;
-  truncated: boolean;
-  error_type?: string;
-  error_message?: string;
-}
-
-function pythonResult(r: RunResult): PythonResult {
-  return { ok: r.ok, stdout: r.stdout, truncated: r.truncated, ...(r.error ? { error_type: r.error.type, error_message: r.error.message } : {}) };
-}
 
 interface EpisodeOutcome {
   segments: SampleSegment[];
@@ -94,23 +83,6 @@ describe('tir_episode.py replays the lab transcripts', () => {
   });
 });
 
-/** A seeded RunResult of every shape the sandbox returns. */
-function randomResult(rng: Random): RunResult {
-  const pieces = ['42', 'x'.repeat(rng.int(0, 90)), 'line\n', '', 'é', '\n\n', 'Answer: 7\n', 'a\nb\nc\n'];
-  const stdout = Array.from({ length: rng.int(0, 3) }, () => rng.pick(pieces)).join('');
-  const errors = [
-    { type: 'ZeroDivisionError', message: 'Traceback (most recent call last):\n  File "<exec>", line 1\nZeroDivisionError: division by zero' },
-    { type: 'Timeout', message: 'Timeout: the run passed 2000 ms and was interrupted' },
-    { type: 'NameError', message: "name 'y' is not defined" },
-    { type: 'OutputLimit', message: '' },
-    { type: 'SyntaxError', message: '   \n' },
-    { type: 'ValueError', message: 'ValueError' },
-  ];
-  const ok = rng.next() < 0.5;
-  const error = ok ? undefined : rng.next() < 0.9 ? rng.pick(errors) : undefined;
-  return { ok, stdout, stderr: '', ...(error ? { error } : {}), timedOut: false, truncated: rng.next() < 0.2, durationMs: 1 };
-}
-
 describe('format_tool_output', () => {
   it('writes what formatToolOutput writes, for 400 seeded results and limits', () => {
     const rng = new Random(1501);
@@ -125,11 +97,6 @@ json.dump([format_tool_output(c["result"], c["maxChars"]) for c in json.load(sys
     expect(lab.filter((t) => t.endsWith('...[output truncated]')).length).toBeGreaterThan(50);
   });
 });
-
-const STREAM_PIECES: Record<ToolFormatName, string[]> = {
-  zerotir: ['```python', '\nprint(6*7)\n', '```', ' Answer: 42', 'x', '\n', '``', '```py', 'print(1/0)', ' so '],
-  retool: ['<code>', '\nprint(6*7)\n', '</code>', ' Answer: 42', 'x', '\n', '<cod', '</', 'print(1/0)', ' so '],
-};
 
 /** The TypeScript episode on a policy stream, with a result per executed call derived from its code. */
 function runTsEpisode(text: string, config: EpisodeConfig, results: RunResult[]): EpisodeOutcome {
@@ -155,19 +122,8 @@ function runTsEpisode(text: string, config: EpisodeConfig, results: RunResult[])
 
 describe('tir_episode.py against the TypeScript episode', () => {
   it('takes the same steps on 300 seeded streams of both formats', () => {
-    const rng = new Random(1502);
-    const plans = Array.from({ length: 300 }, (_, i) => {
-      const format: ToolFormatName = i % 2 === 0 ? 'zerotir' : 'retool';
-      const text = Array.from({ length: rng.int(1, 14) }, () => rng.pick(STREAM_PIECES[format])).join('');
-      const config: EpisodeConfig = { format: TOOL_FORMATS[format], nmax: rng.int(0, 3), maxResponseTokens: rng.int(8, 120), maxOutputChars: rng.int(8, 40) };
-      const results = Array.from({ length: 4 }, () => {
-        const r = randomResult(rng);
-        // The lab's tokenizer has no 'é': keep results in its vocabulary so both sides see the same characters.
-        return { ...r, stdout: r.stdout.replace(/é/g, 'e') };
-      });
-      return { format, text, config, results };
-    });
-    const lab = plans.map((p) => runTsEpisode(p.text, p.config, p.results));
+    const plans = streamPlans(1502, 300);
+    const lab = plans.map((p) => runTsEpisode(p.text, { format: TOOL_FORMATS[p.format], nmax: p.nmax, maxResponseTokens: p.maxResponseTokens, maxOutputChars: p.maxOutputChars }, p.results));
     const python = runPython<EpisodeOutcome[]>(
       `from tir_episode import ToolEpisode, EXECUTE
 out = []
@@ -185,7 +141,7 @@ for p in json.load(sys.stdin):
                 "calls": [{"code": c["code"], "executed": c["executed"]} for c in ep.calls],
                 "done": ep.done, "endedWithEos": ep.ended_with_eos, "error": None})
 json.dump(out, sys.stdout)`,
-      plans.map((p) => ({ format: p.format, text: p.text, nmax: p.config.nmax, maxOutputChars: p.config.maxOutputChars, maxResponseTokens: p.config.maxResponseTokens, results: p.results.map(pythonResult) })),
+      plans.map((p) => ({ ...p, results: p.results.map(pythonResult) })),
     );
     expect(python).toEqual(lab);
     // The streams reach every branch: executed calls, calls past Nmax, and the cap.

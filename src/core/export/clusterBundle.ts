@@ -10,10 +10,10 @@ import { OPENRLHF_COMMIT, OPENRLHF_VERSION, VERL_COMMIT, VERL_VERSION, type Engi
 import { openrlhfKnobArgs, PROMPT_TOKEN_BUDGET, verlKnobArgs } from './engineKnobs';
 import { exportSplits } from './exportSplits';
 import { jsonLines, OPENRLHF_INPUT_KEY, OPENRLHF_LABEL_KEY, openrlhfRows } from './openrlhfData';
-import { VERL_TOOL_NAME, verlParquet, verlRows } from './verlData';
+import { VERL_AGENT_LOOP, VERL_TOOL_NAME, verlParquet, verlRows } from './verlData';
 
 export const PYTHON_FILES: Record<EngineName, readonly string[]> = {
-  verl: ['reward.py', 'tir_episode.py', 'tir_sandbox.py', 'verl_tool.py'],
+  verl: ['reward.py', 'tir_episode.py', 'tir_sandbox.py', 'verl_tool.py', 'verl_agent_loop.py'],
   openrlhf: ['reward.py', 'tir_episode.py', 'tir_sandbox.py', 'agent_func.py'],
 };
 
@@ -44,6 +44,13 @@ function toolLimits(config: ExperimentConfig) {
 
 function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+function verlAgentLoopConfig(): string {
+  return `# verl ${VERL_VERSION} agent loops: actor_rollout_ref.rollout.agent.agent_loop_config_path
+- name: ${VERL_AGENT_LOOP}
+  _target_: verl_agent_loop.TirAgentLoop
+`;
 }
 
 function verlToolConfig(config: ExperimentConfig): string {
@@ -99,7 +106,8 @@ function verlRunScript(req: BundleRequest): string {
     ...(config.algorithm === 'ppo' ? ['critic.model.path="$MODEL"'] : []),
     'actor_rollout_ref.rollout.name=vllm',
     'actor_rollout_ref.rollout.mode=async',
-    ...(config.nmax > 0 ? ['actor_rollout_ref.rollout.multi_turn.tool_config_path="$HERE/tool_config.yaml"'] : []),
+    'actor_rollout_ref.rollout.agent.agent_loop_config_path="$HERE/agent_loop.yaml"',
+    'actor_rollout_ref.rollout.multi_turn.tool_config_path="$HERE/tool_config.yaml"',
     ...verlKnobArgs(config),
     'trainer.project_name=tir-lab',
     `trainer.experiment_name=${shellQuote(`${req.source}-seed${config.seed}-nmax${config.nmax}-${config.algorithm}`)}`,
@@ -187,6 +195,7 @@ export function clusterBundle(req: BundleRequest, pythonFiles: Record<string, st
     files['data/train.parquet'] = verlParquet(verlRows(splits, 'train', config));
     files['data/test.parquet'] = verlParquet(verlRows(splits, 'test', config));
     files['tool_config.yaml'] = verlToolConfig(config);
+    files['agent_loop.yaml'] = verlAgentLoopConfig();
     files['run.sh'] = verlRunScript(req);
   } else {
     files['data/train.jsonl'] = jsonLines(openrlhfRows(splits, 'train', config));

@@ -4,7 +4,6 @@
  * of docs/scale-out.md. `fit` says how exactly the engine reproduces the knob.
  */
 import type { ExperimentConfig } from '../experiment';
-import { OUTPUT_TRUNCATED_MARKER } from '../env/episode';
 
 export type Fit = 'exact' | 'approximate' | 'none';
 
@@ -106,23 +105,19 @@ export const KNOB_MAPPINGS: readonly KnobMapping[] = [
   },
   {
     knob: 'maxOutputChars',
-    // The tool cuts to maxOutputChars with the lab's marker; verl's own cut must never bite after it.
-    verl: (c) => [`${TURNS}.max_tool_response_length=${c.maxOutputChars + OUTPUT_TRUNCATED_MARKER.length + 1}`],
+    verl: none,
     openrlhf: none,
     fit: { verl: 'exact', openrlhf: 'exact' },
-    note: 'Cut by the exported tool with the lab\'s `...[output truncated]` line (tool_config.yaml or tir_config.json); verl\'s own cut is set just above it so it never applies.',
+    note: "Cut by the exported loop with the lab's `...[output truncated]` line (tool_config.yaml, tir_config.json).",
   },
   {
     knob: 'nmax',
-    verl: (c) =>
-      c.nmax === 0
-        ? [`${TURNS}.enable=False`]
-        : [`${TURNS}.enable=True`, `${TURNS}.max_user_turns=${c.nmax}`, `${TURNS}.max_assistant_turns=${c.nmax + 1}`, `${TURNS}.max_parallel_calls=1`],
+    verl: (c) => [`${TURNS}.enable=True`, `${TURNS}.max_user_turns=${c.nmax}`, `${TURNS}.max_assistant_turns=${c.nmax + 1}`, `${TURNS}.max_parallel_calls=1`],
     openrlhf: none,
-    fit: { verl: 'approximate', openrlhf: 'exact' },
-    note: 'OpenRLHF: the agent (agent_func.py, from tir_config.json) runs the lab\'s state machine. verl: max_user_turns counts tool turns; its agent loop ends a turn at EOS rather than at the closing fence (see below).',
+    fit: { verl: 'exact', openrlhf: 'exact' },
+    note: "Executed calls per response. verl: the exported loop reads max_user_turns (0: no tool); the other keys say the same to verl's own tool loop. OpenRLHF: tir_config.json.",
   },
-  { knob: 'format', verl: (c) => [`${TURNS}.format=tir_${c.format}`], openrlhf: none, fit: { verl: 'approximate', openrlhf: 'exact' }, note: 'verl: the exported tool parser tir_zerotir or tir_retool (verl_tool.py).' },
+  { knob: 'format', verl: none, openrlhf: none, fit: { verl: 'exact', openrlhf: 'exact' }, note: 'Fences or ReTool tags: tool_config.yaml (verl), tir_config.json (OpenRLHF).' },
   {
     knob: 'filterLow',
     verl: none,

@@ -1,7 +1,7 @@
 /**
  * verl's RL data (verl 0.6.1, docs/preparation/prepare_data.rst): one parquet row per problem with
  * data_source, prompt (chat messages), ability, reward_model {style, ground_truth}, extra_info
- * {split, index, family, tier, need_tools_kwargs, tools_kwargs} and agent_name. Written with
+ * {split, index, family, tier, need_tools_kwargs, tools_kwargs} and agent_name (the exported loop). Written with
  * hyparquet-writer and an explicit schema: prompt is a standard three-level LIST of structs, the
  * others nested structs, as pandas and Hugging Face datasets write them.
  */
@@ -12,6 +12,8 @@ import type { ExportSplits } from './exportSplits';
 
 export const VERL_DATA_SOURCE = 'tir_lab';
 export const VERL_TOOL_NAME = 'code_interpreter';
+/** The exported agent loop (verl_agent_loop.py, registered by agent_loop.yaml) that runs the lab's episode. */
+export const VERL_AGENT_LOOP = 'tir_agent';
 
 export interface VerlRow {
   data_source: string;
@@ -44,7 +46,7 @@ export function verlRows(splits: ExportSplits, split: 'train' | 'test', config: 
       // verl passes create_kwargs to the tool's create(); ours ignores them (the reward reads reward_model).
       tools_kwargs: { [VERL_TOOL_NAME]: { create_kwargs: { ground_truth: String(p.answer) } } } as VerlRow['extra_info']['tools_kwargs'],
     },
-    agent_name: config.nmax > 0 ? 'tool_agent' : 'single_turn_agent',
+    agent_name: VERL_AGENT_LOOP,
   }));
 }
 

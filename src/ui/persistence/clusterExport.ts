@@ -6,6 +6,7 @@ import agentFunc from '../../../python/agent_func.py?raw';
 import reward from '../../../python/reward.py?raw';
 import tirEpisode from '../../../python/tir_episode.py?raw';
 import tirSandbox from '../../../python/tir_sandbox.py?raw';
+import verlAgentLoop from '../../../python/verl_agent_loop.py?raw';
 import verlTool from '../../../python/verl_tool.py?raw';
 import type { ExperimentConfig } from '../../core/experiment';
 import { bundleZip } from '../../core/export/bundleZip';
@@ -19,6 +20,7 @@ const PYTHON_FILES: Record<string, string> = {
   'reward.py': reward,
   'tir_episode.py': tirEpisode,
   'tir_sandbox.py': tirSandbox,
+  'verl_agent_loop.py': verlAgentLoop,
   'verl_tool.py': verlTool,
 };
 
