@@ -101,7 +101,7 @@ export const KNOB_MAPPINGS: readonly KnobMapping[] = [
     verl: (c) => [`data.max_response_length=${c.maxResponseTokens}`, `data.max_prompt_length=${PROMPT_TOKEN_BUDGET}`],
     openrlhf: (c) => [`--data.max_len ${PROMPT_TOKEN_BUDGET + c.maxResponseTokens}`],
     fit: { verl: 'approximate', openrlhf: 'approximate' },
-    note: 'The same number, but of the engine tokenizer\'s tokens (a few characters each) where the lab counts characters; tool output counts in both. OpenRLHF caps prompt plus response, so the prompt\'s room is added.',
+    note: "The same number, but of the engine tokenizer's tokens (a few characters each) where the lab counts characters; tool output counts in both. OpenRLHF caps prompt plus response together, so the response also gets what the prompt leaves of its 256.",
   },
   {
     knob: 'maxOutputChars',
