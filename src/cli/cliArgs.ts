@@ -46,7 +46,12 @@ export function knobOptions(): Record<string, { type: 'string' }> {
 export function experimentFromFlags(presetName: string, flags: Record<string, string | boolean | undefined>): ExperimentConfig {
   const preset = PRESETS[presetName];
   if (!preset) throw new UsageError(`unknown preset '${presetName}' (known: ${Object.keys(PRESETS).join(', ')})`);
-  const config: ExperimentConfig = { ...preset, tierMix: { ...preset.tierMix }, kindMix: { ...preset.kindMix } };
+  return withKnobFlags(preset, flags);
+}
+
+/** `base` (a preset or a run's config) with the flags applied; throws UsageError naming each bad flag. */
+export function withKnobFlags(base: ExperimentConfig, flags: Record<string, string | boolean | undefined>): ExperimentConfig {
+  const config: ExperimentConfig = { ...base, tierMix: { ...base.tierMix }, kindMix: { ...base.kindMix } };
   for (const key of Object.keys(NUMERIC_BOUNDS) as (keyof typeof NUMERIC_BOUNDS)[]) {
     const raw = flags[kebab(key)];
     if (typeof raw !== 'string') continue;

@@ -8,6 +8,7 @@ import { CodeLinesChart, CodeUseSharesChart } from './charts/codeUseCharts';
 import { LogLogChart } from './charts/LogLogChart';
 import { AccuracyChart, CallsPerResponseChart, CodeCallsChart, ResponseLengthChart, StepTimeChart } from './charts/runCharts';
 import { BackendBadge } from './panels/BackendBadge';
+import { ClusterExportPanel } from './panels/ClusterExportPanel';
 import { ComparePanel } from './panels/ComparePanel';
 import { Controls } from './panels/Controls';
 import { EvaluationPanel } from './panels/EvaluationPanel';
@@ -45,6 +46,7 @@ export function App() {
           <aside className="sidebar">
             <ExperimentPanel />
             <RunList />
+            <ClusterExportPanel />
           </aside>
         )}
         <div className="content">
