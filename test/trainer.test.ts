@@ -88,6 +88,7 @@ describe('Trainer', () => {
     // Every reward is 0 (a random model never answers), so every advantage is 0 and every value
     // target is the value the rollout was scored with: a zero gradient, logged as such.
     expect(m.gradNorm).toBe(0);
+    expect(m.approxKl).toEqual(expect.any(Number));
     expect(Math.abs(m.approxKl!)).toBeLessThan(1e-6);
     model.namedWeights().forEach((w, i) => expect(w.tensor.dataSync()).toEqual(before[i]));
     trainer.dispose();
