@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FILTER_BAND, groupsPassingFilter } from '../src/core/rl/groupFilter';
+import { DEFAULT_FILTER_BAND, groupsPassingFilter, keptRolloutIndices } from '../src/core/rl/groupFilter';
 
 describe('groupsPassingFilter', () => {
   it('keeps groups whose mean is inside the band, edges included', () => {
@@ -30,5 +30,22 @@ describe('groupsPassingFilter', () => {
   it('rejects bad group sizes and inverted bands', () => {
     expect(() => groupsPassingFilter([1, 0, 1], 2, DEFAULT_FILTER_BAND)).toThrow(RangeError);
     expect(() => groupsPassingFilter([1, 0], 2, { low: 0.8, high: 0.2 })).toThrow(RangeError);
+  });
+});
+
+describe('keptRolloutIndices', () => {
+  it('keeps every member of each passing group and nothing else: rollout i is in group floor(i / groupSize)', () => {
+    // 4 groups of 3 (12 rollouts); groups 1 and 3 pass
+    expect(keptRolloutIndices([false, true, false, true], 3)).toEqual([3, 4, 5, 9, 10, 11]);
+    expect(keptRolloutIndices([true, false], 4)).toEqual([0, 1, 2, 3]);
+    expect(keptRolloutIndices([false, false], 4)).toEqual([]);
+  });
+
+  it('keeps the groups the filter passes, each with its own rewards', () => {
+    // groups of 4: [all wrong], [one right], [all right], [two right] with the band [0.2, 0.8]
+    const rewards = [0, 0, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 0, 1, 0];
+    const kept = keptRolloutIndices(groupsPassingFilter(rewards, 4, { low: 0.2, high: 0.8 }), 4);
+    expect(kept).toEqual([4, 5, 6, 7, 12, 13, 14, 15]);
+    expect(kept.map((i) => rewards[i])).toEqual([0, 1, 0, 0, 1, 0, 1, 0]);
   });
 });

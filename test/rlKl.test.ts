@@ -3,7 +3,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-core/dist/register_all_gradients';
 import '@tensorflow/tfjs-backend-wasm';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { klPenalty, type KlEstimator } from '../src/core/rl/kl';
+import { KL_ESTIMATE_LIMIT, klPenalty, meanSampledKl, type KlEstimator } from '../src/core/rl/kl';
 import { Random } from '../src/core/random';
 
 beforeAll(async () => {
@@ -65,5 +65,45 @@ describe('klPenalty', () => {
     expect(values[1]).toBeCloseTo(-0.8591409, 6);
     expect(Math.abs(values[2])).toBe(0);
     tf.dispose([logProbs, ref, m, grad]);
+  });
+
+  it("clamps each token's estimate to [-10, 10] and k3's exponent to [-20, 20], with no gradient past the bound", () => {
+    // one token at p - q = 15 and one inside at p - q = 0.5 (p = -1, q = -1.5):
+    //   k1: clamp(15) = 10 and 0.5 -> 5.25 (unclamped 7.75)
+    //   k3: q - p = -15: e^-15 + 15 - 1 = 14.0000003 -> 10; q - p = -0.5: 0.1065307 -> 5.0532653
+    //   q - p = +30 alone: exp(clamp(30, 20)) - 20 - 1 -> clamped to 10 (finite either way; the exponent clamp keeps exp in float32)
+    expect(KL_ESTIMATE_LIMIT).toBe(10);
+    const wide = [[14, -1]];
+    const ref = [[-1, -1.5]];
+    const both = [[1, 1]];
+    expect(penalty(wide, ref, both, 'k1')).toBeCloseTo(5.25, 5);
+    expect(penalty(wide, ref, both, 'k3')).toBeCloseTo(5.0532653, 5);
+    expect(penalty([[-130]], [[-30]], [[1]], 'k3')).toBe(10);
+    expect(penalty([[-130]], [[-30]], [[1]], 'k1')).toBe(-10);
+    const logProbs = tf.tensor2d(wide);
+    const refTensor = tf.tensor2d(ref);
+    const m = tf.tensor2d(both);
+    for (const estimator of ['k1', 'k3'] as KlEstimator[]) {
+      const grad = tf.grad((lp: tf.Tensor) => klPenalty(lp as tf.Tensor2D, refTensor, m, estimator))(logProbs);
+      const values = grad.dataSync();
+      expect(Math.abs(values[0])).toBe(0);
+      // inside the band: k1 1/2, k3 (1 - exp(-0.5))/2
+      expect(values[1]).toBeCloseTo(estimator === 'k1' ? 0.5 : 0.1967347, 6);
+      grad.dispose();
+    }
+    tf.dispose([logProbs, refTensor, m]);
+  });
+});
+
+describe('meanSampledKl (the logged KL)', () => {
+  it('is the mean over policy tokens of log pi_old - log pi_ref: positive where the policy made its own tokens likelier', () => {
+    // policy tokens: (-1 vs -2) +1, (-0.5 vs -1) +0.5, (-3 vs -2.5) -0.5; environment tokens ignored whatever their numbers
+    const sequences = [
+      { policyMask: [1, 0, 1], oldLogProbs: [-1, 0, -0.5], refLogProbs: [-2, -9, -1] },
+      { policyMask: [0, 1], oldLogProbs: [0, -3], refLogProbs: [-7, -2.5] },
+    ];
+    expect(meanSampledKl(sequences)).toBeCloseTo(1 / 3, 12);
+    expect(meanSampledKl([{ policyMask: [0], oldLogProbs: [0], refLogProbs: [5] }])).toBe(0);
+    expect(() => meanSampledKl([{ policyMask: [1], oldLogProbs: [0] }])).toThrow();
   });
 });

@@ -81,6 +81,8 @@ describe('minibatchGradients', () => {
       a.forEach((x, i) => expect(Math.abs(x - b[i])).toBeLessThan(1e-5 + 1e-4 * scale));
     }
     expect(chunked.clipFraction).toBeCloseTo(whole.clipFraction, 5);
+    expect(whole.approxKl).toBeGreaterThan(0);
+    expect(chunked.approxKl).toBeCloseTo(whole.approxKl, 5);
     expect(chunked.valueLoss).toBeCloseTo(whole.valueLoss, 5);
     expect(chunked.entropy).toBeCloseTo(whole.entropy, 5);
     tf.dispose([...Object.values(whole.grads), ...Object.values(chunked.grads)]);

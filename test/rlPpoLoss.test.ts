@@ -3,7 +3,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-core/dist/register_all_gradients';
 import '@tensorflow/tfjs-backend-wasm';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { clippedValueLoss, maskedMean, ppoPolicyLoss, tokenLogProbsAndEntropy } from '../src/core/rl/ppoLoss';
+import { clippedValueLoss, LOG_RATIO_LIMIT, maskedMean, ppoPolicyLoss, tokenLogProbsAndEntropy } from '../src/core/rl/ppoLoss';
 
 beforeAll(async () => {
   await tf.setBackend('wasm');
@@ -90,6 +90,51 @@ describe('ppoPolicyLoss', () => {
     expect(out.clipFraction.dataSync()[0]).toBe(0);
     expect(out.approxKl.dataSync()[0]).toBeCloseTo(0, 7);
     tf.dispose([old, advantages, mask, out.loss, out.clipFraction, out.approxKl]);
+  });
+
+  it('with dual clip c = 3 bounds a negative-advantage token at 3 * A, and cuts its gradient there', () => {
+    // clipEps 0.2, old log-probs 0. Tokens (ratio, advantage), surrogate min(rA, clip(r)A), then max(., 3A) where A < 0:
+    //   a (4, -1):   min(-4, -1.2) = -4    -> max(-4, -3) = -3       dual-clipped: gradient 0 (without: -A r / 4 = 1)
+    //   b (2, -1):   min(-2, -1.2) = -2    -> max(-2, -3) = -2       gradient -A r / 4 = 0.5
+    //   c (4, +1):   min(4, 1.2)   = 1.2   (A > 0: no dual clip)    clipped: gradient 0
+    //   d (0.5, -2): min(-1, -1.6) = -1.6  -> max(-1.6, -6) = -1.6  clipped: gradient 0
+    // loss = -(-3 - 2 + 1.2 - 1.6)/4 = 1.35; without the dual clip -(-4 - 2 + 1.2 - 1.6)/4 = 1.6
+    const old = tf.zeros([1, 4]) as tf.Tensor2D;
+    const logProbs = tf.tidy(() => tf.log(tf.tensor2d([[4, 2, 4, 0.5]]))) as tf.Tensor2D;
+    const advantages = tf.tensor2d([[-1, -1, 1, -2]]);
+    const mask = tf.ones([1, 4]) as tf.Tensor2D;
+    const lossWith = (dualClip: number) => (lp: tf.Tensor) => ppoPolicyLoss(lp as tf.Tensor2D, old, advantages, mask, 0.2, dualClip).loss;
+    const values = [3, 0].map((c) => tf.tidy(() => lossWith(c)(logProbs).dataSync()[0]));
+    expect(values[0]).toBeCloseTo(1.35, 5);
+    expect(values[1]).toBeCloseTo(1.6, 5);
+    const gradients = [3, 0].map((c) => tf.tidy(() => Array.from(tf.grad(lossWith(c))(logProbs).dataSync())));
+    expectClose(gradients[0], [0, 0.5, 0, 0]);
+    expectClose(gradients[1], [1, 0.5, 0, 0]);
+    // A dual-clip bound at or below 1 would cut tokens the policy has barely moved: refused, as verl does.
+    expect(() => ppoPolicyLoss(logProbs, old, advantages, mask, 0.2, 1)).toThrow(RangeError);
+    tf.dispose([old, logProbs, advantages, mask]);
+  });
+
+  it('clamps the log-ratio to +-20 before exp: a collapsed or exploded token gives a finite loss and KL, and no gradient', () => {
+    // log-ratios +100 and -100 (exp(100) is Infinity in float32). With the clamp, ratio e^20 and e^-20:
+    //   loss = -(e^20 * -1 + e^-20 * -1)/2 = (e^20 + e^-20)/2 (advantage -1 on both, dual clip off)
+    //   approxKl = ((e^20 - 1 - 20) + (e^-20 - 1 + 20))/2 = (e^20 + e^-20 - 2)/2; without the clamp the second is 99
+    const old = tf.zeros([1, 2]) as tf.Tensor2D;
+    const logProbs = tf.tensor2d([[100, -100]]);
+    const advantages = tf.tensor2d([[-1, -1]]);
+    const mask = tf.ones([1, 2]) as tf.Tensor2D;
+    const out = ppoPolicyLoss(logProbs, old, advantages, mask, 0.2, 0);
+    const e20 = Math.exp(LOG_RATIO_LIMIT);
+    expect(LOG_RATIO_LIMIT).toBe(20);
+    expect(out.loss.dataSync()[0] / ((e20 + Math.exp(-20)) / 2)).toBeCloseTo(1, 5);
+    expect(out.approxKl.dataSync()[0] / ((e20 + Math.exp(-20) - 2) / 2)).toBeCloseTo(1, 5);
+    const grad = tf.grad((lp: tf.Tensor) => ppoPolicyLoss(lp as tf.Tensor2D, old, advantages, mask, 0.2, 0).loss)(logProbs);
+    expect(Array.from(grad.dataSync())).toEqual([0, 0]);
+    // a ratio inside the band is not touched: log-ratio 19 gives e^19
+    const inside = tf.tensor2d([[19, -19]]);
+    const kept = ppoPolicyLoss(inside, old, advantages, mask, 0.2, 0);
+    expect(kept.loss.dataSync()[0] / ((Math.exp(19) + Math.exp(-19)) / 2)).toBeCloseTo(1, 5);
+    tf.dispose([old, logProbs, advantages, mask, out.loss, out.clipFraction, out.approxKl, grad, inside, kept.loss, kept.clipFraction, kept.approxKl]);
   });
 
   it('rejects mismatched shapes', () => {

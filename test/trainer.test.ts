@@ -12,6 +12,8 @@ import { policyUpdate, responseLogProbs } from '../src/core/rl/policyUpdate';
 import type { TrainingSequence } from '../src/core/rl/trainingBatch';
 import { Random } from '../src/core/random';
 import { randomModel } from './modelHelpers';
+import { minibatchGradients } from '../src/core/rl/minibatchGradients';
+import { inspectorSampleIndices } from '../src/core/rl/rolloutSample';
 
 const TINY_MODEL = { vocabSize: VOCAB_SIZE, contextLength: 64, nLayer: 1, nHead: 2, nEmbd: 16, mlpRatio: 2 };
 
@@ -39,6 +41,21 @@ const sandbox: PythonSandbox = {
   },
   async close() {},
 };
+
+/** A training row of text whose first 5 characters are the prompt, with one advantage on every response token. */
+function sequence(text: string, advantage: number): TrainingSequence {
+  const ids = encode(text);
+  const response = ids.length - 5;
+  return {
+    ids: [BOS, ...ids],
+    responseStart: 6,
+    policyMask: Array(response).fill(1),
+    oldLogProbs: [],
+    oldValues: Array(response).fill(0),
+    advantages: Array(response).fill(advantage),
+    returns: Array(response).fill(0),
+  };
+}
 
 /** The figures that must repeat exactly for a seed (timings excluded). */
 function reproducible(m: StepMetrics) {
@@ -68,7 +85,13 @@ describe('Trainer', () => {
     expect(Number.isFinite(m.entropy)).toBe(true);
     expect(m.valueLoss === null).toBe(algorithm !== 'ppo');
     expect(first.samples).toHaveLength(PRESETS.classroom.samplesPerStep);
-    // Every reward is 0 (a random model never answers), so every advantage and value target is 0.
+    // The inspector shows both prompts of the step, not one group's answers.
+    expect(new Set(first.samples.map((s) => s.prompt)).size).toBe(2);
+    // Every reward is 0 (a random model never answers), so every advantage is 0 and every value
+    // target is the value the rollout was scored with: a zero gradient, logged as such.
+    expect(m.gradNorm).toBe(0);
+    expect(m.approxKl).toEqual(expect.any(Number));
+    expect(Math.abs(m.approxKl!)).toBeLessThan(1e-6);
     model.namedWeights().forEach((w, i) => expect(w.tensor.dataSync()).toEqual(before[i]));
     trainer.dispose();
     model.dispose();
@@ -77,19 +100,6 @@ describe('Trainer', () => {
   it('raises the log-probability of a sequence with positive advantage and lowers one with negative', async () => {
     const model = GPT.init(TINY_MODEL, 2);
     const cfg = { ...config('reinforce++'), epochs: 1 };
-    const sequence = (text: string, advantage: number): TrainingSequence => {
-      const ids = encode(text);
-      const response = ids.length - 5;
-      return {
-        ids: [BOS, ...ids],
-        responseStart: 6,
-        policyMask: Array(response).fill(1),
-        oldLogProbs: [],
-        oldValues: Array(response).fill(0),
-        advantages: Array(response).fill(advantage),
-        returns: Array(response).fill(0),
-      };
-    };
     const sequences = [sequence('Q: 1+ Answer: 3', 1), sequence('Q: 1+ Answer: 9', -1)];
     const old = await responseLogProbs(model, sequences, cfg.temperature);
     sequences.forEach((s, i) => (s.oldLogProbs = Array.from(old[i])));
@@ -99,6 +109,38 @@ describe('Trainer', () => {
     expect(total(updated[0])).toBeGreaterThan(total(old[0]));
     expect(total(updated[1])).toBeLessThan(total(old[1]));
     model.dispose();
+  });
+
+  it("logs the update: approximate KL 0 and the minibatch gradient's norm at the first update, the first update's KL at the second", async () => {
+    const model = GPT.init(TINY_MODEL, 2);
+    const cfg = { ...config('reinforce++'), epochs: 1 };
+    const sequences = [sequence('Q: 1+ Answer: 3', 1), sequence('Q: 1+ Answer: 9', -1)];
+    const old = await responseLogProbs(model, sequences, cfg.temperature);
+    sequences.forEach((s, i) => (s.oldLogProbs = Array.from(old[i])));
+    const { grads } = await minibatchGradients(model, sequences, cfg);
+    const norm = Math.sqrt(Object.values(grads).reduce((sum, g) => sum + Array.from(g.dataSync()).reduce((a, x) => a + x * x, 0), 0));
+    tf.dispose(Object.values(grads));
+    const twin = model.copy();
+
+    const once = await policyUpdate(model, tf.train.adam(1e-2), sequences, cfg, new Random(1));
+    expect(once.gradNorm / norm).toBeCloseTo(1, 5);
+    expect(Math.abs(once.approxKl)).toBeLessThan(1e-6);
+    // k3 of the one update, by hand from the log-probs before and after it
+    const after = await responseLogProbs(model, sequences, cfg.temperature);
+    const terms = sequences.flatMap((s, i) => Array.from(after[i], (lp, t) => lp - s.oldLogProbs[t]).map((d) => Math.exp(d) - 1 - d));
+    const firstUpdateKl = terms.reduce((a, b) => a + b, 0) / terms.length;
+    expect(firstUpdateKl).toBeGreaterThan(1e-4);
+    const twice = await policyUpdate(twin, tf.train.adam(1e-2), sequences, { ...cfg, epochs: 2 }, new Random(1));
+    expect(twice.approxKl / (firstUpdateKl / 2)).toBeCloseTo(1, 3);
+    model.dispose();
+    twin.dispose();
+  });
+
+  it('sends the inspector one answer per group before a second from any', () => {
+    // 4 groups of 4: members 0 of groups 0-3, then members 1 of groups 0 and 1
+    expect(inspectorSampleIndices(16, 4, 6)).toEqual([0, 4, 8, 12, 1, 5]);
+    expect(inspectorSampleIndices(8, 8, 3)).toEqual([0, 1, 2]);
+    expect(inspectorSampleIndices(4, 2, 10)).toEqual([0, 2, 1, 3]);
   });
 
   it('gives the same numbers for the same seed and config', async () => {

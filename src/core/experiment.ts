@@ -26,6 +26,11 @@ export interface ExperimentConfig {
   /** Sequences per gradient step. */
   minibatchSize: number;
   clipEps: number;
+  /**
+   * Dual-clip PPO's bound c (verl's clip_ratio_c): where the advantage is negative the surrogate
+   * is at least c * A, so a ratio far above 1 + clipEps cannot push an unbounded gradient. 0 = off.
+   */
+  dualClip: number;
   /** PPO value clipping range and loss weight. */
   valueClip: number;
   valueCoef: number;
@@ -69,6 +74,10 @@ const CLASSROOM: ExperimentConfig = {
   // first, the policy has moved, so the ratio leaves 1 and the clip acts.
   minibatchSize: 32,
   clipEps: 0.2,
+  // verl's default. It acts only on a token whose ratio passed 3; the presets make one update per
+  // step from the rollout's own log-probs (ratio 1), so it changes none of their numbers, and it
+  // guards runs set to several epochs or minibatches, where the ratio can run away.
+  dualClip: 3,
   valueClip: 0.2,
   valueCoef: 0.5,
   klCoef: 0,
@@ -115,6 +124,7 @@ export const NUMERIC_BOUNDS: Record<NumericKey, [number, number, boolean]> = {
   epochs: [1, 16, true],
   minibatchSize: [1, 1024, true],
   clipEps: [0, 1, false],
+  dualClip: [0, 100, false],
   valueClip: [0, 10, false],
   valueCoef: [0, 10, false],
   klCoef: [0, 10, false],
@@ -151,6 +161,7 @@ export function configErrors(config: ExperimentConfig): Partial<Record<keyof Exp
   if (!['ppo', 'reinforce++', 'grpo'].includes(config.algorithm)) errors.algorithm = 'algorithm must be ppo, reinforce++ or grpo';
   if (!['zerotir', 'retool'].includes(config.format)) errors.format = 'format must be zerotir or retool';
   if (!['k1', 'k3'].includes(config.klEstimator)) errors.klEstimator = 'klEstimator must be k1 or k3';
+  if (!errors.dualClip && config.dualClip !== 0 && config.dualClip <= 1) errors.dualClip = 'dualClip must be 0 (off) or above 1';
   if (!errors.filterLow && !errors.filterHigh && config.filterLow > config.filterHigh) {
     errors.filterLow = 'filterLow must not exceed filterHigh';
   }

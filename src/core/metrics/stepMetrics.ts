@@ -30,10 +30,15 @@ export interface StepMetrics {
   policyTokens: number | null;
   /** Share of executed calls that raised, timed out or hit a limit. */
   codeErrorRate: number | null;
+  /** KL of the rollouts' policy to the reference (the start model), k1 at the sampled tokens. */
   kl: number | null;
   entropy: number | null;
   clipFraction: number | null;
+  /** KL(old || new) of the update (k3), mean over the step's updates. */
+  approxKl: number | null;
   valueLoss: number | null;
+  /** Global gradient norm before clipping, mean over the step's updates. */
+  gradNorm: number | null;
   /** Share of groups kept by the group filter. */
   filterPassRate: number | null;
   seconds: StepSeconds | null;
@@ -67,7 +72,9 @@ export const SCALAR_METRICS = [
   'kl',
   'entropy',
   'clipFraction',
+  'approxKl',
   'valueLoss',
+  'gradNorm',
   'filterPassRate',
   'tokensPerSecond',
   'codeRatio',
@@ -95,7 +102,9 @@ export function emptyStepMetrics(step: number): StepMetrics {
     kl: null,
     entropy: null,
     clipFraction: null,
+    approxKl: null,
     valueLoss: null,
+    gradNorm: null,
     filterPassRate: null,
     seconds: null,
     tokensPerSecond: null,

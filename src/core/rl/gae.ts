@@ -4,7 +4,9 @@
  * Environment tokens (the sandbox's output, mask 0) are not actions, so they are skipped entirely:
  * the value that follows the last policy token before a tool output is the value at the first policy
  * token after it, and the span costs no discount step. Credit for the final answer thus flows back
- * across the tool call to the code that made it, rather than being cut at the output (ZeroTIR).
+ * across the tool call to the code that made it. verl does the same (its GAE carries the running
+ * advantage across masked positions); ZeroTIR's main package instead resets the advantage at tool
+ * tokens, so there the answer's credit stops at the tool output.
  */
 
 export interface GaeInput {

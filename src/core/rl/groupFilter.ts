@@ -32,3 +32,12 @@ export function groupsPassingFilter(rewards: number[], groupSize: number, band: 
   }
   return passing;
 }
+
+/** Indices of the rollouts whose group passed, in order (rollout i belongs to group floor(i / groupSize)). */
+export function keptRolloutIndices(passing: boolean[], groupSize: number): number[] {
+  const kept: number[] = [];
+  passing.forEach((passed, group) => {
+    if (passed) for (let member = 0; member < groupSize; member++) kept.push(group * groupSize + member);
+  });
+  return kept;
+}

@@ -5,14 +5,15 @@
  * chunks (where cutting saves more padding than another chunk's kernel launches cost), the short rows
  * are no longer padded to the long ones.
  *
- * Every term of the loss is a mean over the minibatch's policy tokens, so the minibatch's gradient is
- * the sum of the chunks' gradients, each chunk's loss weighted by its share of those tokens.
+ * Every term of the objective (ppoObjective.ts) is a mean over the minibatch's policy tokens, so the
+ * minibatch's gradient is the sum of the chunks' gradients, each chunk's objective weighted by its
+ * share of those tokens.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { ExperimentConfig } from '../experiment';
 import type { GPT } from '../model/gpt';
-import { klPenalty } from './kl';
-import { clippedValueLoss, maskedMean, ppoPolicyLoss, tokenLogProbsAndEntropy } from './ppoLoss';
+import { ppoObjective } from './ppoObjective';
+import { tokenLogProbsAndEntropy } from './ppoLoss';
 import { disposeMinibatch, minibatchTensors, type TrainingSequence } from './trainingBatch';
 
 /**
@@ -41,6 +42,7 @@ export const MAX_CHUNK_POSITIONS = 4096;
 export interface MinibatchGradients {
   grads: tf.NamedTensorMap;
   clipFraction: number;
+  approxKl: number;
   valueLoss: number;
   entropy: number;
 }
@@ -85,11 +87,10 @@ export async function minibatchGradients(
   overhead = chunkOverhead(),
 ): Promise<MinibatchGradients> {
   const variables = model.trainableVariables();
-  const useCritic = config.algorithm === 'ppo';
   const total = Math.max(policyTokens(sequences), 1e-8);
   let grads: tf.NamedTensorMap = {};
-  // The figures (clip fraction, value loss, entropy) summed by token share on the device and read
-  // once at the end: a read per chunk would make a GPU wait for each chunk in turn.
+  // The figures (clip fraction, approximate KL, value loss, entropy) summed by token share on the
+  // device and read once at the end: a read per chunk would make a GPU wait for each chunk in turn.
   let figureSum: tf.Tensor1D | null = null;
   for (const chunk of lengthChunks(sequences, overhead)) {
     const share = policyTokens(chunk) / total;
@@ -99,15 +100,9 @@ export async function minibatchGradients(
     const { value, grads: chunkGrads } = tf.variableGrads(() => {
       const { logits, values } = model.forward(batch.inputs);
       const { logProbs, entropy } = tokenLogProbsAndEntropy(logits, batch.targets, config.temperature);
-      const policy = ppoPolicyLoss(logProbs, batch.oldLogProbs, batch.advantages, batch.mask, config.clipEps);
-      let loss: tf.Scalar = policy.loss;
-      const valueLoss = useCritic ? clippedValueLoss(values, batch.oldValues, batch.returns, batch.mask, config.valueClip) : tf.scalar(0);
-      if (useCritic) loss = tf.add(loss, tf.mul(valueLoss, config.valueCoef));
-      if (config.klCoef > 0) {
-        loss = tf.add(loss, tf.mul(klPenalty(logProbs, batch.refLogProbs, batch.mask, config.klEstimator), config.klCoef));
-      }
-      weighted = tf.keep(tf.mul(tf.stack([policy.clipFraction, valueLoss, maskedMean(entropy, batch.mask)]), share) as tf.Tensor1D);
-      return tf.mul(loss, share);
+      const terms = ppoObjective({ logProbs, entropy, values }, batch, config);
+      weighted = tf.keep(tf.mul(tf.stack([terms.clipFraction, terms.approxKl, terms.valueLoss, terms.entropy]), share) as tf.Tensor1D);
+      return tf.mul(terms.loss, share);
     }, variables);
     const summed = tf.tidy(() => Object.fromEntries(Object.entries(chunkGrads).map(([name, g]) => [name, grads[name] ? tf.add(grads[name], g) : tf.clone(g)])));
     tf.dispose([value, ...Object.values(chunkGrads), ...Object.values(grads)]);
@@ -122,7 +117,7 @@ export async function minibatchGradients(
     }
     disposeMinibatch(batch);
   }
-  const [clipFraction, valueLoss, entropy] = figureSum ? await figureSum.data() : [0, 0, 0];
+  const [clipFraction, approxKl, valueLoss, entropy] = figureSum ? await figureSum.data() : [0, 0, 0, 0];
   figureSum?.dispose();
-  return { grads, clipFraction, valueLoss, entropy };
+  return { grads, clipFraction, approxKl, valueLoss, entropy };
 }

@@ -1,7 +1,6 @@
 /**
  * The gradient half of an RL step: epochs over shuffled minibatches of the kept rollouts, each
- * one Adam step on the clipped PPO objective (plus the clipped value loss for PPO and the KL
- * penalty to the frozen base when its coefficient is set), with global-norm gradient clipping.
+ * one Adam step on the objective of ppoObjective.ts, with global-norm gradient clipping.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { ExperimentConfig } from '../experiment';
@@ -13,10 +12,13 @@ import { lengthChunks, minibatchGradients } from './minibatchGradients';
 import { tokenLogProbsAndEntropy } from './ppoLoss';
 import { disposeMinibatch, minibatchTensors, type TrainingSequence } from './trainingBatch';
 
+/** Means over the step's updates. */
 export interface UpdateFigures {
   clipFraction: number;
+  approxKl: number;
   valueLoss: number | null;
   entropy: number;
+  /** Global gradient norm before clipping. */
   gradNorm: number;
 }
 
@@ -49,17 +51,18 @@ export async function policyUpdate(
   rng: Random,
 ): Promise<UpdateFigures> {
   const useCritic = config.algorithm === 'ppo';
-  const totals = { clipFraction: 0, valueLoss: 0, entropy: 0, gradNorm: 0, updates: 0 };
+  const totals = { clipFraction: 0, approxKl: 0, valueLoss: 0, entropy: 0, gradNorm: 0, updates: 0 };
   for (let epoch = 0; epoch < config.epochs; epoch++) {
     const order = rng.permutation(sequences.length);
     for (let start = 0; start < order.length; start += config.minibatchSize) {
       const minibatch = order.slice(start, start + config.minibatchSize).map((i) => sequences[i]);
-      const { grads, clipFraction, valueLoss, entropy } = await minibatchGradients(model, minibatch, config);
+      const { grads, clipFraction, approxKl, valueLoss, entropy } = await minibatchGradients(model, minibatch, config);
       const clipped = await clipByGlobalNorm(grads, config.gradClip);
       // A non-finite gradient (NaN/Inf somewhere) would poison the weights: skip that update.
       if (Number.isFinite(clipped.norm)) applyGradients(optimizer, clipped.grads);
       tf.dispose([...Object.values(grads), ...Object.values(clipped.grads)]);
       totals.clipFraction += clipFraction;
+      totals.approxKl += approxKl;
       totals.valueLoss += valueLoss;
       totals.entropy += entropy;
       totals.gradNorm += clipped.norm;
@@ -69,6 +72,7 @@ export async function policyUpdate(
   const n = Math.max(totals.updates, 1);
   return {
     clipFraction: totals.clipFraction / n,
+    approxKl: totals.approxKl / n,
     valueLoss: useCritic ? totals.valueLoss / n : null,
     entropy: totals.entropy / n,
     gradNorm: totals.gradNorm / n,

@@ -5,6 +5,13 @@
  * environment tokens and padding carry no loss. Means are token-level over every masked token of
  * the batch (not per sequence first). Entries outside the mask must still be finite: they are
  * multiplied by 0, and 0 * Infinity is NaN. Every function returns fresh tensors and leaks none.
+ *
+ * Two guard rails, as verl's compute_policy_loss has them (OpenRLHF has the second as an option):
+ * - the log-ratio is clamped to [-20, 20] before exp, so a token whose probability collapsed cannot
+ *   make the ratio Infinity (and the loss NaN); inside the band nothing changes;
+ * - dual-clip PPO (Ye et al. 2020, verl's clip_ratio_c): where the advantage is negative the
+ *   surrogate is bounded below by dualClip * A, so a token whose ratio ran far above 1 + eps cannot
+ *   push an unbounded gradient. It acts only where ratio > dualClip.
  */
 import * as tf from '@tensorflow/tfjs-core';
 
@@ -17,11 +24,15 @@ export function maskedMean(x: tf.Tensor, mask: tf.Tensor): tf.Scalar {
   });
 }
 
+/** Bound on a log-ratio before exp (verl's): exp(20) is 4.9e8, far inside float32. */
+export const LOG_RATIO_LIMIT = 20;
+
 /**
  * Clipped surrogate: loss = -mean(min(ratio * A, clip(ratio, 1 - eps, 1 + eps) * A)), ratio =
- * exp(logProbs - oldLogProbs). clipFraction is the share of masked tokens where the clipped term is
- * the one taken (its gradient is cut). approxKl estimates KL(old || new) by Schulman's k3,
- * mean((ratio - 1) - log ratio), which is never negative.
+ * exp(clamp(logProbs - oldLogProbs, +-LOG_RATIO_LIMIT)); with dualClip = c > 1, the surrogate of a
+ * token with A < 0 is max(that, c * A) (0 turns the dual clip off). clipFraction is the share of
+ * masked tokens where the clipped term is the one taken (its gradient is cut). approxKl estimates
+ * KL(old || new) by Schulman's k3, mean((ratio - 1) - log ratio), which is never negative.
  */
 export function ppoPolicyLoss(
   logProbs: tf.Tensor2D,
@@ -29,17 +40,24 @@ export function ppoPolicyLoss(
   advantages: tf.Tensor2D,
   mask: tf.Tensor2D,
   clipEps: number,
+  dualClip = 0,
 ): { loss: tf.Scalar; clipFraction: tf.Scalar; approxKl: tf.Scalar } {
   tf.util.assertShapesMatch(logProbs.shape, oldLogProbs.shape, 'ppoPolicyLoss: oldLogProbs');
   tf.util.assertShapesMatch(logProbs.shape, advantages.shape, 'ppoPolicyLoss: advantages');
   tf.util.assertShapesMatch(logProbs.shape, mask.shape, 'ppoPolicyLoss: mask');
+  if (dualClip !== 0 && !(dualClip > 1)) throw new RangeError(`dualClip must be 0 (off) or above 1, got ${dualClip}`);
   return tf.tidy(() => {
-    const logRatio = tf.sub(logProbs, oldLogProbs);
+    const logRatio = tf.clipByValue(tf.sub(logProbs, oldLogProbs), -LOG_RATIO_LIMIT, LOG_RATIO_LIMIT);
     const ratio = tf.exp(logRatio);
     const unclipped = tf.mul(ratio, advantages);
     const clipped = tf.mul(tf.clipByValue(ratio, 1 - clipEps, 1 + clipEps), advantages);
     // unclipped first: on a tie tf.minimum sends the gradient to its first argument
-    const loss = tf.neg(maskedMean(tf.minimum(unclipped, clipped), mask));
+    const surrogate = tf.minimum(unclipped, clipped);
+    // Dual clip as max(surrogate, c * min(A, 0)): where A >= 0 the surrogate is A * (a positive
+    // ratio) >= 0 and stays, so no select is needed (half the cost of one). The surrogate first
+    // again: on a tie tf.maximum keeps its gradient.
+    const bounded = dualClip > 0 ? tf.maximum(surrogate, tf.mul(tf.minimum(advantages, 0), dualClip)) : surrogate;
+    const loss = tf.neg(maskedMean(bounded, mask));
     const clipFraction = maskedMean(tf.cast(tf.less(clipped, unclipped), 'float32'), mask);
     const approxKl = maskedMean(tf.sub(tf.sub(ratio, 1), logRatio), mask);
     return { loss, clipFraction, approxKl };

@@ -51,3 +51,17 @@ export function rolloutSample(step: number, prompt: string, problem: Problem, ro
     })),
   };
 }
+
+/**
+ * Which rollouts the inspector and samples.jsonl keep: member 0 of each group, then member 1 of
+ * each, and so on, so `wanted` samples show min(wanted, groups) different prompts.
+ */
+export function inspectorSampleIndices(total: number, groupSize: number, wanted: number): number[] {
+  const groups = Math.ceil(total / groupSize);
+  const picks: number[] = [];
+  for (let i = 0; picks.length < Math.min(wanted, total); i++) {
+    const index = (i % groups) * groupSize + Math.floor(i / groups);
+    if (index < total) picks.push(index);
+  }
+  return picks;
+}

@@ -19,11 +19,12 @@ import { testSet, trainProblem } from '../tasks/splits';
 import { encode } from '../tokenizer';
 import { assignCredit } from './creditAssignment';
 import { evaluateProblems, type EvaluationResult } from './evaluate';
-import { groupsPassingFilter } from './groupFilter';
+import { groupsPassingFilter, keptRolloutIndices } from './groupFilter';
+import { meanSampledKl } from './kl';
 import { policyUpdate, responseLogProbs } from './policyUpdate';
 import { generateRollouts } from './rollout';
 import { readAdamState, restoreAdamState } from './adamState';
-import { rolloutSample, type RolloutSample } from './rolloutSample';
+import { inspectorSampleIndices, rolloutSample, type RolloutSample } from './rolloutSample';
 import { trainingSequence } from './trainingBatch';
 import type { TrainerProgress } from './trainerState';
 
@@ -132,7 +133,7 @@ export class Trainer {
     // 4. ZeroTIR's group filter: keep groups that are neither all solved nor hopeless.
     const passing = groupsPassingFilter(rewards, config.groupSize, { low: config.filterLow, high: config.filterHigh });
     metrics.filterPassRate = mean(passing.map(Number));
-    const kept = rollouts.map((_, i) => i).filter((i) => passing[Math.floor(i / config.groupSize)]);
+    const kept = keptRolloutIndices(passing, config.groupSize);
 
     // 5-6. Credit assignment and the update.
     const updateStart = performance.now();
@@ -142,11 +143,13 @@ export class Trainer {
       const sequences = keptRollouts.map((r, j) => trainingSequence(r, credit.advantages[j], credit.returns[j]));
       const refLogProbs = await responseLogProbs(this.reference, sequences, config.temperature);
       sequences.forEach((s, j) => (s.refLogProbs = refLogProbs[j]));
-      metrics.kl = meanPolicyKl(sequences);
+      metrics.kl = meanSampledKl(sequences);
       const figures = await policyUpdate(this.model, this.optimizer, sequences, config, this.shuffleRng);
       metrics.clipFraction = figures.clipFraction;
+      metrics.approxKl = figures.approxKl;
       metrics.valueLoss = figures.valueLoss;
       metrics.entropy = figures.entropy;
+      metrics.gradNorm = figures.gradNorm;
     }
     metrics.seconds = {
       generate: timing.generateSeconds,
@@ -156,7 +159,7 @@ export class Trainer {
 
     if (step % config.testEvery === 0) metrics.testAccuracy = (await this.evaluateTest()).accuracy;
 
-    const samples = pickSampleIndices(rollouts.length, config.groupSize, config.samplesPerStep).map((i) =>
+    const samples = inspectorSampleIndices(rollouts.length, config.groupSize, config.samplesPerStep).map((i) =>
       rolloutSample(step, prompts[i], problems[i], rollouts[i], rewards[i]),
     );
     return { metrics, samples };
@@ -166,31 +169,4 @@ export class Trainer {
     this.reference.dispose();
     this.optimizer.dispose();
   }
-}
-
-/** Mean over policy tokens of log pi - log pi_ref (the k1 estimate of KL to the base). */
-function meanPolicyKl(sequences: { policyMask: number[]; oldLogProbs: number[]; refLogProbs?: ArrayLike<number> }[]): number {
-  let sum = 0;
-  let count = 0;
-  for (const s of sequences) {
-    s.policyMask.forEach((m, i) => {
-      if (m === 1) {
-        sum += s.oldLogProbs[i] - (s.refLogProbs?.[i] ?? 0);
-        count++;
-      }
-    });
-  }
-  return count === 0 ? 0 : sum / count;
-}
-
-/** One sample from each of the first groups, so the inspector shows different prompts. */
-function pickSampleIndices(total: number, groupSize: number, wanted: number): number[] {
-  const picks: number[] = [];
-  for (let i = 0; picks.length < Math.min(wanted, total); i++) {
-    const group = i % Math.ceil(total / groupSize);
-    const member = Math.floor(i / Math.ceil(total / groupSize));
-    const index = group * groupSize + member;
-    if (index < total) picks.push(index);
-  }
-  return picks;
 }

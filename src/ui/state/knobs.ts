@@ -48,6 +48,7 @@ export const KNOBS: Knob[] = [
     ],
   },
   { kind: 'number', key: 'minibatchSize', label: 'Minibatch', help: 'Sequences per gradient step.', main: false },
+  { kind: 'number', key: 'dualClip', label: 'Dual clip c', help: 'Bounds the loss of a negative-advantage token at ratio c (verl); 0 = off.', main: false },
   { kind: 'number', key: 'valueClip', label: 'Value clip', help: 'PPO value clipping range.', main: false },
   { kind: 'number', key: 'valueCoef', label: 'Value loss weight', help: 'PPO value loss coefficient.', main: false },
   {
