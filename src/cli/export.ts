@@ -9,7 +9,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { configErrors, DEFAULT_PRESET, PRESETS, type ExperimentConfig } from '../core/experiment';
+import { configErrors, DEFAULT_PRESET, PRESETS, withSavedConfigDefaults, type ExperimentConfig } from '../core/experiment';
 import { clusterBundle, PYTHON_FILES } from '../core/export/clusterBundle';
 import { ENGINES, type EngineName } from '../core/export/engineVersions';
 import { defaultTrainSize } from '../core/export/exportSplits';
@@ -46,6 +46,7 @@ function runConfig(dir: string): ExperimentConfig {
   if (existsSync(summary)) config = (JSON.parse(readFileSync(summary, 'utf8')) as { config?: unknown }).config;
   else if (existsSync(manifest)) config = (JSON.parse(readFileSync(manifest, 'utf8')) as { meta?: { config?: unknown } }).meta?.config;
   else throw new UsageError(`${dir} has neither summary.json nor checkpoint/model.json (is it a run directory written by npm run train?)`);
+  config = withSavedConfigDefaults(config);
   const errors = config && typeof config === 'object' ? Object.values(configErrors(config as ExperimentConfig)) : ['no config'];
   if (errors.length > 0) throw new UsageError(`${dir}: its config is not usable: ${errors.join('; ')}`);
   return config as ExperimentConfig;

@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { configErrors, type ExperimentConfig } from '../core/experiment';
+import { configErrors, withSavedConfigDefaults, type ExperimentConfig } from '../core/experiment';
 import type { GPT } from '../core/model/gpt';
 import type { StepMetrics } from '../core/metrics/stepMetrics';
 import type { ReferenceIdentity, TrainerProgress } from '../core/rl/trainerState';
@@ -46,7 +46,7 @@ export async function openRunToResume(dir: string, steps: number | undefined): P
   const preset = typeof meta.preset === 'string' ? meta.preset : 'unknown';
   try {
     const trainer = saved.trainer;
-    const savedConfig = trainer?.config ?? (meta.config as ExperimentConfig | undefined);
+    const savedConfig = withSavedConfigDefaults(trainer?.config ?? (meta.config as ExperimentConfig | undefined));
     const step = trainer?.step ?? meta.step;
     if (meta.kind !== 'rl' || !isObject(savedConfig) || typeof step !== 'number') {
       throw new ResumeError(`${checkpointDir} is not an RL run's checkpoint (its meta has no kind "rl", config and step)`);

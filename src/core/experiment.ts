@@ -149,6 +149,17 @@ export function sandboxRunOptions(limits: Pick<ExperimentConfig, 'sandboxTimeout
   return { timeoutMs: limits.sandboxTimeoutMs, maxOutputBytes: Math.max(4 * limits.maxOutputChars, 1024) };
 }
 
+/**
+ * A config saved before a knob existed, given the value that reproduces what its run did: kindMix
+ * arithmetic only (the other kinds did not exist), dualClip 0 (there was no dual clip). Every
+ * other field is left as saved, for configErrors to judge. Not an object: returned as it is.
+ */
+export function withSavedConfigDefaults<T>(config: T): T {
+  if (typeof config !== 'object' || config === null) return config;
+  const saved = config as Partial<ExperimentConfig>;
+  return { ...config, kindMix: saved.kindMix ?? { arithmetic: 1, compose: 0, search: 0, errorProne: 0 }, dualClip: saved.dualClip ?? 0 };
+}
+
 /** Problems with a config, one message per offending field (empty when valid). */
 export function configErrors(config: ExperimentConfig): Partial<Record<keyof ExperimentConfig, string>> {
   const errors: Partial<Record<keyof ExperimentConfig, string>> = {};

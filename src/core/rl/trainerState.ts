@@ -3,7 +3,7 @@
  * (src/core/model/checkpoint.ts) resumes exactly: the same prompts, samples, shuffles and Adam
  * steps as a run never stopped, against the same KL reference.
  */
-import { configErrors, type ExperimentConfig } from '../experiment';
+import { configErrors, withSavedConfigDefaults, type ExperimentConfig } from '../experiment';
 
 /** Positions (Random.saveState) of the trainer's three random streams. */
 export interface RandomStreams {
@@ -54,7 +54,8 @@ export type TrainerStateJson = Omit<TrainerState, 'optimizer'> & { optimizer: Om
 /** Checks an untrusted JSON trainer section; throws saying which field is wrong. */
 export function checkTrainerStateJson(value: unknown): TrainerStateJson {
   if (!isObject(value)) throw new Error('trainer state is not a JSON object');
-  const { step, config, random, reference, optimizer } = value;
+  const { step, random, reference, optimizer } = value;
+  const config = withSavedConfigDefaults(value.config);
   if (!isWhole(step)) throw new Error(`trainer state step must be a whole number, got ${JSON.stringify(step)}`);
   if (!isObject(config)) throw new Error('trainer state has no config');
   const errors = Object.values(configErrors(config as unknown as ExperimentConfig));

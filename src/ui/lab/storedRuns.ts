@@ -2,6 +2,7 @@
  * Between the lab's runs and their stored form: what a run's record holds, and the runs a reload
  * brings back (a run that was training when the page closed comes back paused).
  */
+import { withSavedConfigDefaults } from '../../core/experiment';
 import { makeRun, type LabRun } from '../state/labRun';
 import type { RunDatabase, StoredRun } from '../persistence/runDatabase';
 
@@ -30,6 +31,7 @@ export async function restoreRuns(db: RunDatabase): Promise<LabRun[]> {
       const [history, samples] = await Promise.all([db.steps(record.id), db.samples(record.id)]);
       const run = makeRun({
         ...record,
+        config: withSavedConfigDefaults(record.config),
         history,
         samples,
         status: record.status === 'training' ? 'paused' : record.status,

@@ -12,7 +12,7 @@
  * Everything is checked before anything changes: a corrupt or foreign file is refused with an
  * Error saying what is wrong. The worker checks the weights against the model config again.
  */
-import { configErrors, type ExperimentConfig } from '../../core/experiment';
+import { configErrors, withSavedConfigDefaults, type ExperimentConfig } from '../../core/experiment';
 import { TOKENIZER_VERSION } from '../../core/tokenizer';
 import type { CheckpointBlob } from '../../lab/protocol';
 
@@ -139,7 +139,7 @@ function checkRunInfo(run: unknown): CheckpointRunInfo {
     throw new Error('the checkpoint file has a malformed run description');
   }
   if (typeof run.step !== 'number' || !Number.isInteger(run.step) || run.step < 0) throw new Error('the checkpoint file has no valid step');
-  const config = run.config as unknown as ExperimentConfig;
+  const config = withSavedConfigDefaults(run.config as unknown as ExperimentConfig);
   const errors = Object.values(configErrors(config));
   if (errors.length > 0) throw new Error(`the run config in the file is invalid: ${errors.join('; ')}`);
   return { name: run.name, preset: run.preset, config, step: run.step };
