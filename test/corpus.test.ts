@@ -1,7 +1,7 @@
-import { loadPyodide } from 'pyodide';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusDocument, DEFAULT_CORPUS_RECIPE, validateCorpusRecipe, type CorpusRecipe } from '../src/core/corpus/corpus';
 import { Random } from '../src/core/random';
+import { pythonStdout } from './pythonStdout';
 import { arithmeticProblem } from '../src/core/tasks/arithmeticFamilies';
 import { answerReward, extractFinalAnswer } from '../src/core/tasks/reward';
 import { evalSet, testSet } from '../src/core/tasks/splits';
@@ -23,22 +23,6 @@ function documents(seed: number, n: number, recipe: CorpusRecipe = DEFAULT_CORPU
 const qaDocs = (docs: string[]) => docs.filter((d) => d.startsWith('Q:'));
 const toolShare = (docs: string[]) => qaDocs(docs).filter((d) => d.includes('A: ```python')).length / qaDocs(docs).length;
 
-/** What real Python prints for each program (stdout, exactly). */
-async function pythonStdout(programs: string[]): Promise<string[]> {
-  const py = await loadPyodide();
-  py.globals.set('programs_json', JSON.stringify(programs));
-  return JSON.parse(
-    py.runPython(`
-import contextlib, io, json
-def stdout_of(program):
-    buffer = io.StringIO()
-    with contextlib.redirect_stdout(buffer):
-        exec(program, {})
-    return buffer.getvalue()
-json.dumps([stdout_of(p) for p in json.loads(programs_json)])
-`) as string,
-  );
-}
 
 const DOCS = documents(1, 5000);
 

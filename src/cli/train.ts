@@ -12,17 +12,15 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkpointFormat } from '../core/eval/checkpointLimits';
 import { DEFAULT_PRESET, NUMERIC_BOUNDS, PRESETS, type ExperimentConfig } from '../core/experiment';
-import type { GPT } from '../core/model/gpt';
 import { summariseRun } from '../core/metrics/runSummary';
 import type { StepMetrics } from '../core/metrics/stepMetrics';
 import { Trainer, type StepRecord } from '../core/rl/trainer';
-import type { ReferenceIdentity, TrainerProgress } from '../core/rl/trainerState';
 import { loadCheckpointDir, saveCheckpointDir } from '../node/checkpointFiles';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
 import { useNodeBackend, type NodeBackend } from '../node/tfBackend';
 import { argsOrExitCode, DEFAULT_BASE_CHECKPOINT, experimentFromFlags, knobOptions, knobUsage, UsageError } from './cliArgs';
 import { drawProgress, formatDuration, progressLine, yieldToEventLoop } from './progress';
-import { openRunToResume, ResumeError } from './resumeRun';
+import { openRunToResume, ResumeError, type ResumedRun } from './resumeRun';
 
 const USAGE = `usage: npm run train -- [--preset ${Object.keys(PRESETS).join('|')}] [--seed N] [--steps N] [--nmax N]
                         [--algo ppo|reinforce++|grpo] [--out DIR] [--base CHECKPOINT_DIR] [--backend wasm|cpu] [knobs]
@@ -109,23 +107,8 @@ function figures(m: StepMetrics, lastTest: number | null): string {
   return `acc ${f(m.accuracy)} code ${f(m.codeCallFrequency)} calls ${f(m.callsPerResponse)} len ${f(m.responseLength, 0)} test ${f(lastTest)}`;
 }
 
-/** A run ready to train: a new one from its base, or a stopped one from its directory. */
-interface RunSetup {
-  config: ExperimentConfig;
-  preset: string;
-  out: string;
-  model: GPT;
-  /** The KL reference: the run's start model. */
-  reference: GPT;
-  referenceIdentity: ReferenceIdentity;
-  progress: TrainerProgress | null;
-  /** The step the run starts at: 0, or a resumed run's saved step. */
-  step: number;
-  base: { path: string; meta: unknown };
-  /** Metrics already recorded (a resumed run's); a new run records step 0 first. */
-  history: StepMetrics[];
-  wallSecondsBefore: number;
-}
+/** A run ready to train: a new one from its base (step 0, no history), or a stopped one from its directory. */
+type RunSetup = Omit<ResumedRun, 'notice'> & { out: string };
 
 /** A new run from its base checkpoint, or the exit code when it cannot start. */
 async function newRun(args: TrainArgs): Promise<RunSetup | number> {
