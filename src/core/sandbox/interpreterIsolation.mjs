@@ -203,7 +203,8 @@ export function completeUtf8Length(bytes) {
 
 function describeFailure(error) {
   const code = error?.code ? `${error.code}${error.permission ? ` (${error.permission})` : ''}: ` : '';
-  return `${code}${String(error?.message ?? error)}`.slice(0, 2000);
+  const text = typeof error?.message === 'string' ? `${error.name ?? 'Error'}: ${error.message}` : String(error);
+  return `${code}${text}`.slice(0, 2000);
 }
 
 function childPath(dir, name) {
