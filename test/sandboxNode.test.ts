@@ -3,9 +3,9 @@
  * model), through one shared SandboxPool as the trainer uses it. Each case asserts containment,
  * a clear error type, an end within timeout + 2 s, and that the next benign run is correct and fast.
  * Cases "past the guard" first remove the Python import guard, as an attacker would, to show that
- * the boundary (the child process) holds on its own; most also cover their tracks, so that the
- * interpreter is kept and the next run shows it is still sound (an uncovered bypass is recycled,
- * and every recycle costs a cold start of the standby, the bulk of this file's time).
+ * the boundary (the child process) holds on its own; most also cover their tracks in Python, which
+ * no longer keeps their interpreter: a run that called into JavaScript is recycled (every recycle
+ * costs a cold start of the standby, the bulk of this file's time).
  */
 import { existsSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -25,8 +25,8 @@ sys.meta_path[:] = [f for f in sys.meta_path if getattr(f, '__name__', '') != 'I
 `;
 
 /**
- * Code past the guard that also covers its tracks (guard put back, its imports forgotten), so the
- * runner's guardBypassed flag misses it and only the child process's own defences are left.
+ * Code past the guard that also covers its tracks (guard put back, its imports forgotten), so that
+ * nothing in Python shows the bypass and only the defences outside Python are left.
  */
 function pastTheGuardQuietly(body: string): string {
   const indented = body.replace(/^/gm, '    ');
