@@ -1,6 +1,6 @@
 /** Types of interpreterIsolation.mjs (plain JavaScript, so that the Node child can load it). */
 
-export function capWasmMemory(binary: ArrayBuffer | Uint8Array, maxBytes: number): Uint8Array;
+export function capWasmMemory(binary: ArrayBuffer | Uint8Array, maxBytes: number): Uint8Array<ArrayBuffer>;
 
 export function completeUtf8Length(bytes: Uint8Array): number;
 
