@@ -71,6 +71,22 @@ describe('Node sandbox: no state survives from one program to the next', () => {
     expect(fresh[1].stdout).toContain(first.stdout.split(' ')[0]);
   });
 
+  it('ordinary programs keep their interpreter: only a run that leaves a trace outside the heap costs one', async () => {
+    await pool.warmUp();
+    const recycled = pool.stats().recycled;
+    for (const code of [
+      'print("\u00e9, \U0001F600")',
+      'import time\ntime.sleep(0.001)\nprint(time.time() > 0, time.localtime().tm_year > 2000)',
+      'import os, tempfile\nfd, path = tempfile.mkstemp()\nos.write(fd, b"x")\nprint(len(os.urandom(4)), os.getcwd())',
+      'import hashlib, zlib, decimal, fractions, statistics, datetime, unicodedata\nprint(decimal.Decimal(1) / 3, statistics.mean([1, 2]))',
+      'x = [i * i for i in range(10**6)]\nprint(len(x), flush=True)',
+      'raise ValueError("\u00e9")',
+    ]) {
+      await runChecked(pool, code, ISOLATION_PROBE_TIMEOUT_MS);
+    }
+    expect(pool.stats().recycled).toBe(recycled);
+  });
+
   for (const attack of ISOLATION_ATTACKS) {
     it(`${attack.category}: ${attack.name}`, async () => {
       await pool.warmUp();
