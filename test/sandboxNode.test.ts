@@ -3,9 +3,9 @@
  * model), through one shared SandboxPool as the trainer uses it. Each case asserts containment,
  * a clear error type, an end within timeout + 2 s, and that the next benign run is correct and fast.
  * Cases "past the guard" first remove the Python import guard, as an attacker would, to show that
- * the boundary (the child process) holds on its own; most also cover their tracks, so that the
- * interpreter is kept and the next run shows it is still sound (an uncovered bypass is recycled,
- * and every recycle costs a cold start of the standby, the bulk of this file's time).
+ * the boundary (the child process) holds on its own; most also cover their tracks in Python, which
+ * no longer keeps their interpreter: a run that called into JavaScript is recycled (every recycle
+ * costs a cold start of the standby, the bulk of this file's time).
  */
 import { existsSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -25,8 +25,8 @@ sys.meta_path[:] = [f for f in sys.meta_path if getattr(f, '__name__', '') != 'I
 `;
 
 /**
- * Code past the guard that also covers its tracks (guard put back, its imports forgotten), so the
- * runner's guardBypassed flag misses it and only the child process's own defences are left.
+ * Code past the guard that also covers its tracks (guard put back, its imports forgotten), so that
+ * nothing in Python shows the bypass and only the defences outside Python are left.
  */
 function pastTheGuardQuietly(body: string): string {
   const indented = body.replace(/^/gm, '    ');
@@ -105,6 +105,7 @@ describe('Node sandbox: the boundary', () => {
       expect.stringMatching(/node_modules\/pyodide\/\*$/),
       expect.stringMatching(/src\/node\/sandbox\/child\.mjs$/),
       expect.stringMatching(/src\/node\/sandbox\/pyodideThread\.mjs$/),
+      expect.stringMatching(/src\/core\/sandbox\/interpreterIsolation\.mjs$/),
       '--allow-worker',
     ]);
   });
@@ -131,7 +132,8 @@ describe('Node sandbox: hostile corpus', () => {
       'JsException',
     );
     expect(evalResult.error?.message).toContain('Code generation from strings disallowed');
-    expect(pool.stats().recycled).toBe(recycled + 1);
+    // Covering its tracks in Python does not help: the run called into JavaScript, so it is replaced.
+    expect(pool.stats().recycled).toBe(recycled + 2);
   });
 
   it('keeps host files out of reach: no host mount, only the virtual file system', async () => {
@@ -140,8 +142,9 @@ describe('Node sandbox: hostile corpus', () => {
       'JsException',
     );
     expect(mount.error?.message).toContain('does not exist'); // the permission model denies the lstat
-    const listing = await pool.run('import os\nprint(sorted(os.listdir("/")), os.listdir("/mnt"))');
-    expect(listing.stdout).toBe("['dev', 'home', 'lib', 'mnt', 'proc', 'tmp'] []\n"); // only the empty mount point
+    // That interpreter reached JavaScript and was replaced: not even the empty mount point is left.
+    const listing = await pool.run('import os\nprint(sorted(os.listdir("/")))');
+    expect(listing.stdout).toBe("['dev', 'home', 'lib', 'proc', 'tmp']\n");
   });
 
   it('contains ctypes: blocked, and emscripten_run_script past the guard kills only the interpreter', async () => {
@@ -165,11 +168,11 @@ describe('Node sandbox: hostile corpus', () => {
     await pool.warmUp();
     const recycled = pool.stats().recycled;
     const install = await pool.run(pastTheGuardQuietly('import pyodide_js\npyodide_js.useNodeSockFS()'));
-    expect(install.ok).toBe(true); // it completes between runs, in the same interpreter
-    expect(pool.stats().recycled).toBe(recycled);
+    expect(install.ok).toBe(true);
+    expect(pool.stats().recycled).toBe(recycled + 1); // it called into JavaScript: not reused
     await hostile(pastTheGuardQuietly(`import socket\nsocket.create_connection(('127.0.0.1', ${trapPort}))`));
     await expectNextRunWorks();
-    expect(pool.stats().recycled).toBe(recycled + 1);
+    expect(pool.stats().recycled).toBe(recycled + 2);
     expect(trapConnections).toBe(0);
   });
 

@@ -17,6 +17,7 @@ import { Notices } from './panels/Notices';
 import { PretrainPanel } from './panels/PretrainPanel';
 import { RolloutInspector } from './panels/RolloutInspector';
 import { RunList } from './panels/RunList';
+import { SandboxHostingBanner } from './panels/SandboxHostingBanner';
 import { SweepPanel } from './panels/SweepPanel';
 import { LAB_PRESETS } from './state/presets';
 
@@ -40,6 +41,7 @@ export function App() {
           {presenter ? 'Exit presenter mode' : 'Presenter mode'}
         </button>
       </header>
+      <SandboxHostingBanner />
       <Notices />
       <main className="layout">
         {!presenter && (

@@ -1,35 +1,40 @@
 /**
  * An Interpreter over one Python worker (workers/python.worker.ts). It owns the clock: at the
  * timeout it writes SIGINT into the shared interrupt buffer, and if Python has not returned after a
- * short grace it terminates the worker. Without cross-origin isolation there is no shared buffer,
- * so a timeout terminates at once. A terminated, crashed, fatally failed or bloated worker says
- * needsRecycle; the SandboxPool replaces it.
+ * short grace it terminates the worker. It needs cross-origin isolation (the shared buffer); without
+ * it, or without the worker's CSP, the worker refuses to start. A terminated, crashed, fatally
+ * failed or bloated worker, a malformed reply, or a run the worker could not bring back to its
+ * baseline says needsRecycle; the SandboxPool replaces it.
  */
 import type { Interpreter, InterpreterFactory, RunOptions, RunResult } from '../../core/sandbox/protocol';
-import type { RunnerOutput } from '../../core/sandbox/pythonRunner';
-import { diedResult, killedResult, resultFromRunner } from '../../core/sandbox/runResult';
+import { diedResult, killedResult, resultFromReply } from '../../core/sandbox/runResult';
 import type { InitMessage, RunRequest, WorkerReply } from './workerMessages';
 
 export interface WorkerInterpreterOptions {
   /** Time Python gets to unwind after the interrupt before the worker is terminated. */
   interruptGraceMs: number;
-  /** Wasm heap cap inside the worker; allocations past it raise MemoryError. */
+  /** Wasm heap cap inside the worker (the module's maximum); allocations past it raise MemoryError. */
   heapLimitBytes: number;
   /** After a run that leaves the heap above this, ask to be replaced (the heap never shrinks). */
   recycleHeapBytes: number;
-  /** Use the interrupt buffer when the page is crossOriginIsolated; false: every timeout terminates. */
-  useInterrupt: boolean;
+  /** Bytes of file contents one run may allocate (files live in JS arrays, outside the heap). */
+  fileBytesPerRun: number;
 }
 
 export const DEFAULT_WORKER_INTERPRETER_OPTIONS: WorkerInterpreterOptions = {
   interruptGraceMs: 300,
   heapLimitBytes: 512 * 2 ** 20,
-  recycleHeapBytes: 256 * 2 ** 20,
-  useInterrupt: true,
+  // Memory the heap grew past its 30 MiB snapshot is zeroed after every run: a big heap slows every run.
+  recycleHeapBytes: 64 * 2 ** 20,
+  fileBytesPerRun: 64 * 2 ** 20,
 };
 
 const SIGINT = 2;
-const NO_OUTPUT: RunnerOutput = { ok: false, stdout: '', stderr: '', truncated: false, error: null, guardBypassed: false };
+
+/** A Python worker, not yet told anything; the one place that names its script. */
+export function spawnPythonWorker(): Worker {
+  return new Worker(new URL('../../../workers/python.worker.ts', import.meta.url), { type: 'module', name: 'python' });
+}
 
 type ResultReply = Extract<WorkerReply, { type: 'result' }>;
 
@@ -42,11 +47,11 @@ export class WorkerInterpreter implements Interpreter {
   private constructor(
     private readonly worker: Worker,
     private readonly port: MessagePort,
-    private readonly interrupt: Uint8Array | null,
+    private readonly interrupt: Uint8Array,
     private readonly options: WorkerInterpreterOptions,
   ) {
     port.onmessage = ({ data }: MessageEvent<WorkerReply>) => {
-      if (data.type === 'result' && data.id === this.nextId) this.settle(data);
+      if (data?.type === 'result' && data.id === this.nextId) this.settle(data);
     };
     worker.onerror = () => this.settle(null);
   }
@@ -54,12 +59,10 @@ export class WorkerInterpreter implements Interpreter {
   /** Spawns a worker and resolves once Pyodide and the runner are loaded in it. */
   static async spawn(options: Partial<WorkerInterpreterOptions> = {}): Promise<WorkerInterpreter> {
     const settings = { ...DEFAULT_WORKER_INTERPRETER_OPTIONS, ...options };
-    const worker = new Worker(new URL('../../../workers/python.worker.ts', import.meta.url), {
-      type: 'module',
-      name: 'python',
-    });
+    const worker = spawnPythonWorker();
     const channel = new MessageChannel();
-    const shared = settings.useInterrupt && globalThis.crossOriginIsolated ? new SharedArrayBuffer(1) : null;
+    // Without cross-origin isolation there is no SharedArrayBuffer: the worker is told so, and refuses.
+    const shared = globalThis.crossOriginIsolated ? new SharedArrayBuffer(1) : null;
     const ready = new Promise<void>((resolve, reject) => {
       channel.port1.onmessage = ({ data }: MessageEvent<WorkerReply>) => {
         if (data.type === 'ready') resolve();
@@ -72,6 +75,7 @@ export class WorkerInterpreter implements Interpreter {
       port: channel.port2,
       interruptBuffer: shared,
       heapLimitBytes: settings.heapLimitBytes,
+      fileBytesPerRun: settings.fileBytesPerRun,
     };
     worker.postMessage(init, [channel.port2]);
     try {
@@ -80,7 +84,7 @@ export class WorkerInterpreter implements Interpreter {
       worker.terminate();
       throw error;
     }
-    return new WorkerInterpreter(worker, channel.port1, shared && new Uint8Array(shared), settings);
+    return new WorkerInterpreter(worker, channel.port1, new Uint8Array(shared!), settings);
   }
 
   get needsRecycle(): boolean {
@@ -96,7 +100,7 @@ export class WorkerInterpreter implements Interpreter {
     if (this.recycle) return diedResult('the Python worker was terminated', 0);
     const startedAt = performance.now();
     const id = ++this.nextId;
-    if (this.interrupt) this.interrupt[0] = 0;
+    this.interrupt[0] = 0;
     const reply = new Promise<ResultReply | null>((resolve) => (this.pending = resolve));
     const request: RunRequest = { type: 'run', id, code, maxOutputBytes: options.maxOutputBytes };
     this.port.postMessage(request);
@@ -109,7 +113,6 @@ export class WorkerInterpreter implements Interpreter {
       this.terminateNow();
     };
     const timeoutTimer = setTimeout(() => {
-      if (!this.interrupt) return kill();
       interrupted = true;
       this.interrupt[0] = SIGINT;
       graceTimer = setTimeout(kill, this.options.interruptGraceMs);
@@ -125,17 +128,10 @@ export class WorkerInterpreter implements Interpreter {
       this.terminateNow();
       return diedResult('the Python worker crashed; it will be replaced', durationMs);
     }
-    if (settled.heapBytes > this.options.recycleHeapBytes) this.recycle = true;
-    if (settled.output === undefined) {
-      this.terminateNow();
-      // SIGINT landing in the runner's own reset breaks the runner: still a timeout, and a recycle.
-      if (interrupted) return resultFromRunner(NO_OUTPUT, { interrupted, timeoutMs: options.timeoutMs, durationMs });
-      return diedResult(`a fatal error in the interpreter; it will be replaced. ${settled.failure ?? ''}`, durationMs);
-    }
-    const output = JSON.parse(settled.output) as RunnerOutput;
-    // Past the guard, the run may have reached Pyodide's JavaScript side: start the next one clean.
-    if (output.guardBypassed) this.recycle = true;
-    return resultFromRunner(output, { interrupted, timeoutMs: options.timeoutMs, durationMs });
+    const { result, valid } = resultFromReply(settled, { interrupted, timeoutMs: options.timeoutMs, durationMs, maxOutputBytes: options.maxOutputBytes });
+    // The heap never shrinks; a run the worker could not undo, or a malformed reply: start the next one clean.
+    if (!valid || settled.replace !== false || !(Number(settled.heapBytes) <= this.options.recycleHeapBytes)) this.recycle = true;
+    return result;
   }
 
   async terminate(): Promise<void> {

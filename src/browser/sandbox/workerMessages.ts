@@ -1,16 +1,31 @@
 /**
  * Messages between a WorkerInterpreter (page side) and workers/python.worker.ts. After `init`, all
  * traffic goes over a private MessagePort, so Python code that reaches the worker's own
- * postMessage/onmessage cannot forge results or read the next run's request.
+ * postMessage/onmessage cannot forge results or read the next run's request. A `probe` instead of
+ * `init` only asks how the worker is served (hostingProbe.ts).
  */
+import type { IsolatedReply } from '../../core/sandbox/interpreterIsolation.mjs';
 
 export interface InitMessage {
   type: 'init';
   port: MessagePort;
-  /** One byte the page sets to 2 (SIGINT) to interrupt; null when the page is not crossOriginIsolated. */
+  /** One byte the page sets to 2 (SIGINT) to interrupt; without it (no cross-origin isolation) the worker refuses to run. */
   interruptBuffer: SharedArrayBuffer | null;
-  /** Cap on the WebAssembly heap: growth past it is refused, so Python raises MemoryError. */
+  /** Cap on the WebAssembly heap, written into the module: growth past it fails, Python raises MemoryError. */
   heapLimitBytes: number;
+  /** Bytes of file contents one run may allocate (files live in JS arrays, outside the heap). */
+  fileBytesPerRun: number;
+}
+
+export interface ProbeMessage {
+  type: 'probe';
+}
+
+/** How the worker finds itself served; the answer to a probe, posted on the worker itself. */
+export interface HostingReport {
+  crossOriginIsolated: boolean;
+  /** `new Function(...)` threw: the worker's CSP without 'unsafe-eval' is in force. */
+  codeGenerationBlocked: boolean;
 }
 
 export interface RunRequest {
@@ -23,12 +38,5 @@ export interface RunRequest {
 export type WorkerReply =
   | { type: 'ready' }
   | { type: 'loadFailed'; message: string }
-  | {
-      type: 'result';
-      id: number;
-      /** The runner's JSON (RunnerOutput); absent when Pyodide failed fatally and is unusable. */
-      output?: string;
-      failure?: string;
-      /** Size of the WebAssembly heap after the run; it never shrinks, so a big one means recycle. */
-      heapBytes: number;
-    };
+  /** The worker's answer to a run: checked field by field on the page (runResult.ts). */
+  | ({ type: 'result'; id: number } & IsolatedReply);

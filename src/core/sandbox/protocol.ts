@@ -6,7 +6,10 @@
 export interface RunOptions {
   /** Wall-clock limit for the run; the interpreter is interrupted, then killed after a grace. */
   timeoutMs: number;
-  /** Cap on captured stdout + stderr bytes; output past it is dropped and `truncated` is set. */
+  /**
+   * Cap on stdout + stderr bytes, counted by the host as they are written; output past it is
+   * dropped, `truncated` is set and the run is interrupted (an OutputLimit).
+   */
   maxOutputBytes: number;
 }
 
@@ -18,6 +21,7 @@ export type SandboxErrorType =
   | 'ImportBlocked'
   | 'InputBlocked'
   | 'InterpreterDied'
+  | 'InvalidResult'
   | 'RecursionError'
   | string;
 
@@ -48,7 +52,11 @@ export const DEFAULT_RUN_OPTIONS: RunOptions = { timeoutMs: 2000, maxOutputBytes
 export interface Interpreter {
   /** Resolves with a result for every outcome, Python errors and timeouts included. */
   run(code: string, options: RunOptions): Promise<RunResult>;
-  /** True after a kill, a fatal error or a heap over the threshold: do not reuse. */
+  /**
+   * True after a kill, a fatal error, a malformed reply, memory over the threshold, or a run the
+   * interpreter could not bring back to its baseline (it reached JavaScript, changed files outside
+   * the scratch directories): do not reuse.
+   */
   readonly needsRecycle: boolean;
   /** Runs completed by this interpreter (the pool recycles every K). */
   readonly runsServed: number;

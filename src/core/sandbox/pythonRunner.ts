@@ -1,42 +1,38 @@
 /**
  * The Python half of every sandbox interpreter, shared by the browser worker and the Node child.
  *
- * How a host uses it (Pyodide shown; the source itself needs only a CPython 3.12+ under Emscripten):
+ * How a host uses it (interpreterIsolation.mjs does this for both hosts):
  *   const run = pyodide.runPython(PYTHON_RUNNER_SOURCE, { globals: pyodide.toPy({}) });
- *   const output: RunnerOutput = JSON.parse(run(code, maxOutputBytes));
- * Evaluate it once per interpreter, after which the interpreter's state is the baseline that every
- * run starts from. The host still owns: the timeout (interrupt, then kill), fd-level output (which
- * it should discard: the runner captures sys.stdout/sys.stderr), stdin at the fd level (raise), and
- * turning a KeyboardInterrupt it caused into a Timeout (see runResult.ts).
+ *   const output = run(code); // JSON text of a RunnerOutput
+ * Evaluating the source sets the interpreter's baseline: the import guard first in sys.meta_path,
+ * the audit hook, blocked modules hidden from sys.modules, `random` seeded, stdout and stderr
+ * unbuffered on file descriptors 1 and 2, the working directory. The host then snapshots the wasm
+ * heap and restores it after every run, so nothing a program changes in Python outlives it: the
+ * runner has no per-run reset, and nothing in it needs to survive tampering. The host owns what a
+ * result says: stdout and stderr are counted and capped in its raw write handlers, it keeps the
+ * clock, and it validates this JSON (runResult.ts).
  *
- * What the runner does, per run: a fresh `__main__`; output captured into one byte budget, with
- * OutputLimit raised inside Python at the write that passes it (so a flood loop stops early);
- * stdin raises InputBlocked; an import guard raising ImportBlocked; an audit hook refusing process
- * spawning, new audit hooks and writes outside /tmp and the working directory; afterwards every
- * module present at the baseline gets its namespace (and its top-level lists and dicts) back, new
- * modules are dropped, cwd, os.environ, the recursion limit, SIGINT, tracing and sys.monitoring are
- * reset, and /tmp and the working directory are emptied. Tracebacks keep only `<exec>` frames. A
- * run that removed the guard or imported a blocked module anyway is flagged (guardBypassed).
- * All of this is a guard against accidents and casual escapes; the boundary is the process around
- * the interpreter (docs/sandbox-security.md).
+ * Per run: a fresh `__main__`; stdin raises InputBlocked; the import guard raises ImportBlocked;
+ * the audit hook refuses process spawning, new audit hooks and writes outside /tmp and the working
+ * directory; the traceback keeps only `<exec>` frames, with bounded lines. This is a guard against
+ * accidents and casual escapes; the boundary is the process around the interpreter, and the
+ * isolation between runs is the heap restore (docs/sandbox-security.md).
  */
 
-/** What `run(code, maxOutputBytes)` returns, as JSON. */
+/** What `run(code)` returns, as JSON: the error only; the host owns the output. */
 export interface RunnerOutput {
-  ok: boolean;
-  stdout: string;
-  stderr: string;
-  truncated: boolean;
   error: { type: string; message: string } | null;
-  /**
-   * The run removed the import guard or imported a blocked module anyway: it may have reached
-   * Pyodide's JavaScript side, so the host should not reuse this interpreter.
-   */
-  guardBypassed: boolean;
 }
 
+/** Bounds the runner keeps an error within; the host refuses anything longer (runResult.ts). */
+export const RUNNER_MAX_ERROR_TYPE_CHARS = 100;
+export const RUNNER_MAX_ERROR_MESSAGE_CHARS = 4000;
+
+/** The state `random` starts every run from, so a program draws the same numbers on every run. */
+export const RUNNER_RANDOM_SEED = 0;
+
 export const PYTHON_RUNNER_SOURCE = String.raw`
-import builtins, gc, io, json, linecache, os, signal, sys, traceback, types
+import builtins, io, json, linecache, os, random, sys, traceback, types
 
 # Roots whose import is refused. threading stays importable: Pyodide cannot start a thread anyway.
 BLOCKED_IMPORTS = frozenset({
@@ -59,7 +55,9 @@ PATH_EVENTS = {
 }
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 MAX_FRAMES = 5
-MAX_MESSAGE_CHARS = 2000
+MAX_LINE_CHARS = 200
+MAX_TYPE_CHARS = ${RUNNER_MAX_ERROR_TYPE_CHARS}
+MAX_MESSAGE_CHARS = ${RUNNER_MAX_ERROR_MESSAGE_CHARS}
 
 
 class ImportBlocked(ImportError):
@@ -68,10 +66,6 @@ class ImportBlocked(ImportError):
 
 class InputBlocked(EOFError):
     """Any read of stdin: model-written code gets no interactive input."""
-
-
-class OutputLimit(BaseException):
-    """The write that passes the byte cap. A BaseException, so 'except Exception' does not swallow it."""
 
 
 def is_blocked(name):
@@ -87,54 +81,6 @@ class ImportGuard:
         if is_blocked(name):
             raise ImportBlocked(f"import of '{name}' is blocked in the sandbox")
         return None
-
-
-class Capture:
-    """stdout and stderr of one run, sharing one budget of UTF-8 bytes."""
-
-    def __init__(self, max_bytes):
-        self.room = max(0, max_bytes)
-        self.max_bytes = max_bytes
-        self.parts = {'stdout': [], 'stderr': []}
-        self.truncated = False
-
-    def write(self, stream, text):
-        if not isinstance(text, str):
-            raise TypeError(f'write() argument must be str, not {type(text).__name__}')
-        text = str.__str__(text)  # an exact str: a subclass could override len() or encode()
-        # len() is a lower bound on the UTF-8 size, so a huge write is cut without encoding all of it.
-        if len(text) <= self.room:
-            size = len(text) if text.isascii() else len(text.encode('utf-8', 'surrogatepass'))
-            if size <= self.room:
-                self.parts[stream].append(text)
-                self.room -= size
-                return
-        if self.room > 0:
-            head = text[:self.room].encode('utf-8', 'surrogatepass')[:self.room]
-            self.parts[stream].append(head.decode('utf-8', 'ignore'))
-            self.room = 0
-        self.truncated = True
-        raise OutputLimit(f'output passed {self.max_bytes} bytes')
-
-    def text(self, stream):
-        return ''.join(self.parts[stream])
-
-
-class CapturedStream(io.TextIOBase):
-    def __init__(self, capture, name):
-        self._capture = capture
-        self._name = name
-
-    @property
-    def encoding(self):
-        return 'utf-8'
-
-    def writable(self):
-        return True
-
-    def write(self, text):
-        self._capture.write(self._name, text)
-        return len(text)
 
 
 class BlockedStdin(io.TextIOBase):
@@ -156,13 +102,13 @@ def inside_scratch(path):
 
 
 RUNNER_GLOBALS = globals()
-active_run = None
+active_run = False
 realpath, fsdecode = os.path.realpath, os.fsdecode  # bound once: user code may patch os.path
 
 
 def audit(event, args):
     """Installed once and never removable; only acts while user code runs."""
-    if active_run is None:
+    if not active_run:
         return
     if event == 'sys.addaudithook':
         raise RuntimeError('audit hooks are fixed in the sandbox')  # RuntimeError: the add is dropped
@@ -178,72 +124,14 @@ def audit(event, args):
                 raise PermissionError(f'{event} is only allowed in /tmp and {WORKDIR}')
 
 
-def snapshot_modules():
-    """Each baseline module's namespace, and each list or dict a namespace holds (sys.path, sys.modules...)."""
-    namespaces, containers, seen = [], [], set()
-    for name, module in list(sys.modules.items()):
-        namespace = getattr(module, '__dict__', None)
-        if is_blocked(name) or type(namespace) is not dict:
-            continue  # Pyodide's own modules: user code cannot import them, and they keep live state
-        namespaces.append((namespace, namespace.copy()))
-        for value in namespace.values():
-            if type(value) in (list, dict) and id(value) not in seen:
-                seen.add(id(value))
-                containers.append((value, value.copy(), name == 'sys'))
-    return namespaces, containers
-
-
-def restore_modules():
-    builtins.__dict__.clear()  # first, so the checks below call the real len() and type()
-    builtins.__dict__.update(baseline_builtins)
-    for namespace, copy in baseline_namespaces:
-        namespace.clear()
-        namespace.update(copy)
-    # Restoring every container costs as much as the rest of a run, so only sys's (imports, paths)
-    # are always restored; another container is restored when its length changed.
-    for container, content, always in baseline_containers:
-        if always or len(container) != len(content):
-            if type(container) is list:
-                container[:] = content
-            else:
-                container.clear()
-                container.update(content)
-
-
-def empty_dir(path):
-    for entry in os.scandir(path):
-        if entry.is_dir(follow_symlinks=False):
-            empty_dir(entry.path)
-            os.rmdir(entry.path)
-        else:
-            os.remove(entry.path)
-
-
-def reset_interpreter():
-    restore_modules()
-    if dict(os.environ) != baseline_environ:
-        os.environ.clear()
-        os.environ.update(baseline_environ)
-    sys.setrecursionlimit(baseline_recursion_limit)
-    sys.set_int_max_str_digits(baseline_int_digits)
-    sys.settrace(None)
-    sys.setprofile(None)
-    gc.enable()
-    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-    for tool in range(6):
-        if sys.monitoring.get_tool(tool) is not None:
-            sys.monitoring.clear_tool_id(tool)
-            sys.monitoring.free_tool_id(tool)
-    os.chdir(WORKDIR)
-    for path in SCRATCH_DIRS:
-        empty_dir(path)
+def bounded(line):
+    return line if len(line) <= MAX_LINE_CHARS else line[:MAX_LINE_CHARS] + '...'
 
 
 def short_traceback(error):
     """The user's frames only (code from '<exec>', not this runner), repeats folded, then 'Type: message'."""
     if isinstance(error, SyntaxError):
-        return ''.join(traceback.format_exception_only(error))[-MAX_MESSAGE_CHARS:]
+        return ''.join(traceback.format_exception_only(error))
     frames = []  # [lineno, function, repeats]
     tb = error.__traceback__
     while tb is not None:
@@ -259,83 +147,65 @@ def short_traceback(error):
         lines.append(f'  ... {len(frames) - MAX_FRAMES} earlier frames\n')
         frames = frames[-MAX_FRAMES:]
     for lineno, function, repeats in frames:
-        lines.append(f'  File "<exec>", line {lineno}, in {function}\n')
+        lines.append(f'  File "<exec>", line {lineno}, in {bounded(function)}\n')
         source = linecache.getline('<exec>', lineno).strip()
         if source:
-            lines.append(f'    {source}\n')
+            lines.append(f'    {bounded(source)}\n')
         if repeats:
             lines.append(f'  [Previous line repeated {repeats} more times]\n')
     last = ''.join(traceback.format_exception_only(error))
-    if len(last) > MAX_MESSAGE_CHARS:
-        last = last[:MAX_MESSAGE_CHARS] + '...\n'
     header = 'Traceback (most recent call last):\n' if lines else ''
     return header + ''.join(lines) + last
 
 
 def describe(error):
+    kind = str(type(error).__name__)[:MAX_TYPE_CHARS]
     try:
-        return {'type': type(error).__name__, 'message': short_traceback(error).rstrip('\n')}
+        message = short_traceback(error).rstrip('\n')
     except BaseException:
-        return {'type': type(error).__name__, 'message': type(error).__name__}
-
-
-def guard_bypassed():
-    try:
-        return sys.meta_path[0] is not ImportGuard or any(name in sys.modules for name in baseline_blocked)
-    except BaseException:
-        return True
+        message = kind
+    if len(message) > MAX_MESSAGE_CHARS:
+        message = message[:MAX_MESSAGE_CHARS - 3] + '...'
+    return {'type': kind, 'message': message}
 
 
 def is_clean_exit(error):
     return isinstance(error, SystemExit) and error.code in (None, 0)
 
 
-def run(code, max_output_bytes):
+def run(code):
     global active_run
-    capture = Capture(max_output_bytes)
     main = types.ModuleType('__main__')
     main.__builtins__ = builtins
-    for name in baseline_blocked:
-        sys.modules.pop(name, None)  # so importing them goes through the guard; the reset puts them back
     sys.modules['__main__'] = main
-    sys.meta_path.insert(0, ImportGuard)
-    sys.stdout = sys.__stdout__ = CapturedStream(capture, 'stdout')
-    sys.stderr = sys.__stderr__ = CapturedStream(capture, 'stderr')
-    sys.stdin = sys.__stdin__ = BlockedStdin()
     linecache.cache['<exec>'] = (len(code), None, code.splitlines(True), '<exec>')
     error = None
-    active_run = capture
+    active_run = True
     try:
         exec(compile(code, '<exec>', 'exec', dont_inherit=True), main.__dict__)
     except BaseException as raised:
         error = None if is_clean_exit(raised) else describe(raised)
-        raised.__traceback__ = None
-    finally:
-        main.__dict__.clear()  # finalizers of the run's objects fire now, before the reset undoes them
-        bypassed = guard_bypassed()
-        active_run = None
-        reset_interpreter()
-    if capture.truncated:
-        error = {'type': 'OutputLimit', 'message': f'OutputLimit: output passed {max_output_bytes} bytes'}
-    return dumps({
-        'ok': error is None,
-        'stdout': capture.text('stdout'),
-        'stderr': capture.text('stderr'),
-        'truncated': capture.truncated,
-        'error': error,
-        'guardBypassed': bypassed,
-    })
+    active_run = False
+    return dumps({'error': error})
 
 
-dumps = json.dumps
+def unbuffered(fd):
+    # Every write reaches the host's raw handler at once: nothing waits in a Python buffer for a
+    # flush at the end of the run, which the program could break.
+    raw = io.FileIO(fd, 'w', closefd=False)
+    return io.TextIOWrapper(raw, encoding='utf-8', errors='backslashreplace', write_through=True)
+
+
+dumps = json.dumps  # ensure_ascii: the answer is always ASCII, so crossing to JavaScript costs the same
 os.makedirs(WORKDIR, exist_ok=True)
 os.chdir(WORKDIR)
+sys.stdout = sys.__stdout__ = unbuffered(1)
+sys.stderr = sys.__stderr__ = unbuffered(2)
+sys.stdin = sys.__stdin__ = BlockedStdin()
+random.seed(${RUNNER_RANDOM_SEED})
+sys.meta_path.insert(0, ImportGuard)
+for name in [name for name in sys.modules if is_blocked(name)]:
+    del sys.modules[name]  # importing them again goes through the guard
 sys.addaudithook(audit)
-baseline_namespaces, baseline_containers = snapshot_modules()
-baseline_builtins = builtins.__dict__.copy()
-baseline_blocked = [name for name in sys.modules if is_blocked(name)]
-baseline_environ = dict(os.environ)
-baseline_recursion_limit = sys.getrecursionlimit()
-baseline_int_digits = sys.get_int_max_str_digits()
 run
 `;

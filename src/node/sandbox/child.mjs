@@ -6,33 +6,43 @@
  * interrupt buffer at the timeout: a SharedArrayBuffer cannot cross the process boundary, but it
  * can cross a thread. The host kills the whole process when the interrupt is not enough.
  *
- * IPC with the host (JSON): in  { type: 'init', indexURL, runnerSource, heapLimitBytes }
+ * This thread also watches the whole process's resident memory while a run is on: the wasm heap
+ * has its own cap, but JS arrays a program could reach are outside it. Past `rssLimitBytes` the
+ * process answers that run with `overMemory` and exits.
+ *
+ * IPC with the host (JSON): in  { type: 'init', indexURL, runnerSource, heapLimitBytes, fileBytesPerRun, rssLimitBytes }
  *                               { type: 'run', id, code, timeoutMs, maxOutputBytes }
  *                           out { type: 'ready' } | { type: 'failed', message }
- *                               { type: 'result', id, output | failure, replace, violation, interrupted, heapBytes }
+ *                               { type: 'result', id, ...IsolatedReply, interrupted, rssBytes }
+ *                               { type: 'result', id, overMemory: true, rssBytes }
  */
 import { Worker } from 'node:worker_threads';
 
 const interruptBuffer = new Int32Array(new SharedArrayBuffer(4));
 const SIGINT = 2;
+/** How often the resident memory is read during a run: about 1 µs a read. */
+const MEMORY_POLL_MS = 5;
 
 function fail(message) {
   process.send({ type: 'failed', message }, () => process.exit(1));
 }
 
 function start(init) {
+  const { rssLimitBytes, ...threadData } = init;
   const worker = new Worker(new URL('./pyodideThread.mjs', import.meta.url), {
-    workerData: { ...init, interruptBuffer },
+    workerData: { ...threadData, interruptBuffer },
     stdout: true, // the thread's console output is not the run's output: drop it
     stderr: true,
   });
   let timer = null;
+  let watch = null;
   let interrupted = false;
 
   worker.on('message', (message) => {
     if (message.type === 'result') {
       clearTimeout(timer);
-      process.send({ ...message, interrupted });
+      clearInterval(watch);
+      process.send({ ...message, interrupted, rssBytes: process.memoryUsage.rss() });
     } else {
       process.send(message);
     }
@@ -47,6 +57,12 @@ function start(init) {
       interrupted = true;
       Atomics.store(interruptBuffer, 0, SIGINT);
     }, message.timeoutMs);
+    watch = setInterval(() => {
+      const rssBytes = process.memoryUsage.rss();
+      if (rssBytes <= rssLimitBytes) return;
+      clearInterval(watch);
+      process.send({ type: 'result', id: message.id, overMemory: true, rssBytes }, () => process.exit(1));
+    }, MEMORY_POLL_MS);
     worker.postMessage(message);
   });
 }

@@ -5,7 +5,9 @@
  * not write, spawn processes or load addons, gets an empty environment, cannot compile JavaScript
  * from strings, and its network is switched off before Pyodide loads (pyodideThread.mjs). The
  * timeout is an interrupt from the child's main thread at `timeoutMs`, then SIGKILL from here after
- * `killGraceMs`; a killed or broken interpreter says needsRecycle and the pool replaces it.
+ * `killGraceMs`; a killed or broken interpreter says needsRecycle and the pool replaces it. Every
+ * run starts from the same baseline (interpreterIsolation.mjs); a run that the child could not
+ * bring back to it, a malformed reply, or memory over its threshold also means a recycle.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -13,16 +15,23 @@ import { realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Interpreter, InterpreterFactory, RunOptions, RunResult } from '../../core/sandbox/protocol';
-import { PYTHON_RUNNER_SOURCE, type RunnerOutput } from '../../core/sandbox/pythonRunner';
-import { diedResult, killedResult, resultFromRunner } from '../../core/sandbox/runResult';
+import type { IsolatedReply } from '../../core/sandbox/interpreterIsolation.mjs';
+import { PYTHON_RUNNER_SOURCE } from '../../core/sandbox/pythonRunner';
+import { diedResult, invalidResult, killedResult, memoryCapResult, resultFromReply } from '../../core/sandbox/runResult';
 
 export interface NodeInterpreterOptions {
   /** Directory of the pyodide npm package (default: resolved from node_modules). */
   pyodideDir?: string;
-  /** Wasm heap cap inside the child; allocations past it raise MemoryError. */
+  /** Wasm heap cap inside the child (the module's maximum); allocations past it raise MemoryError. */
   heapLimitBytes?: number;
   /** After a run that leaves the heap above this, the interpreter asks to be recycled. */
   recycleHeapBytes?: number;
+  /** The child's resident memory cap, for all of its memory: past it during a run, it is killed. */
+  rssLimitBytes?: number;
+  /** After a run that leaves the child's resident memory above this, it is recycled. */
+  recycleRssBytes?: number;
+  /** Bytes of file contents one run may allocate (files live in JS arrays, outside the heap). */
+  fileBytesPerRun?: number;
   /** How long after the interrupt (sent at the timeout) the child is killed. */
   killGraceMs?: number;
   /** Cold-start limit. */
@@ -31,34 +40,31 @@ export interface NodeInterpreterOptions {
 
 const DEFAULTS: Required<Omit<NodeInterpreterOptions, 'pyodideDir'>> = {
   heapLimitBytes: 512 * 2 ** 20,
-  recycleHeapBytes: 256 * 2 ** 20,
+  // Memory the heap grew past its 30 MiB snapshot is zeroed after every run: a big heap slows every run.
+  recycleHeapBytes: 64 * 2 ** 20,
+  rssLimitBytes: 1536 * 2 ** 20,
+  recycleRssBytes: 1024 * 2 ** 20,
+  fileBytesPerRun: 64 * 2 ** 20,
   killGraceMs: 500,
   startTimeoutMs: 30_000,
 };
 
 const CHILD_DIR = dirname(fileURLToPath(import.meta.url));
 const CHILD_SCRIPTS = ['child.mjs', 'pyodideThread.mjs'].map((name) => join(CHILD_DIR, name));
+/** The child's own scripts and the isolation module they import: all it may read besides Pyodide. */
+const CHILD_FILES = [...CHILD_SCRIPTS, fileURLToPath(new URL('../../core/sandbox/interpreterIsolation.mjs', import.meta.url))];
 const STDERR_TAIL_CHARS = 2000;
-const NO_OUTPUT: RunnerOutput = { ok: false, stdout: '', stderr: '', truncated: false, error: null, guardBypassed: false };
 
+/** What the child sends. A result is checked field by field in onMessage: the child is not trusted. */
 type ChildMessage =
   | { type: 'ready' }
   | { type: 'failed'; message: string }
-  | {
-      type: 'result';
-      id: number;
-      output?: string;
-      failure?: string;
-      /** The interpreter must not be reused: it failed, or reached a refused host capability. */
-      replace: boolean;
-      violation: string | null;
-      interrupted: boolean;
-      heapBytes: number;
-    };
+  | ({ type: 'result'; id: number; interrupted: boolean; overMemory?: boolean; rssBytes: number } & Partial<IsolatedReply>);
 
 interface PendingRun {
   id: number;
   timeoutMs: number;
+  maxOutputBytes: number;
   startedAt: number;
   killTimer: NodeJS.Timeout;
   resolve: (result: RunResult) => void;
@@ -74,7 +80,7 @@ export function childNodeArgs(pyodideDir: string): string[] {
   return [
     '--experimental-permission',
     `--allow-fs-read=${join(realpathSync(pyodideDir), '*')}`,
-    ...CHILD_SCRIPTS.map((script) => `--allow-fs-read=${script}`),
+    ...CHILD_FILES.map((file) => `--allow-fs-read=${file}`),
     '--allow-worker', // Pyodide's thread inside the child; the model still covers it
     '--disallow-code-generation-from-strings', // no eval/Function: Python cannot run new JS
     '--no-warnings',
@@ -121,6 +127,8 @@ export class NodeInterpreter implements Interpreter {
       indexURL: `${realpathSync(pyodideDir)}/`,
       runnerSource: PYTHON_RUNNER_SOURCE,
       heapLimitBytes: settings.heapLimitBytes,
+      fileBytesPerRun: settings.fileBytesPerRun,
+      rssLimitBytes: settings.rssLimitBytes,
     });
     return interpreter;
   }
@@ -139,7 +147,7 @@ export class NodeInterpreter implements Interpreter {
     return new Promise((resolve) => {
       const id = ++this.nextId;
       const killTimer = setTimeout(() => this.child.kill('SIGKILL'), options.timeoutMs + this.options.killGraceMs);
-      this.pending = { id, timeoutMs: options.timeoutMs, startedAt: performance.now(), killTimer, resolve };
+      this.pending = { id, timeoutMs: options.timeoutMs, maxOutputBytes: options.maxOutputBytes, startedAt: performance.now(), killTimer, resolve };
       this.child.send({ type: 'run', id, code, timeoutMs: options.timeoutMs, maxOutputBytes: options.maxOutputBytes });
     });
   }
@@ -178,19 +186,37 @@ export class NodeInterpreter implements Interpreter {
   }
 
   private onMessage(message: ChildMessage): void {
+    try {
+      this.handleMessage(message);
+    } catch (error) {
+      // Whatever the child sent, the host carries on: that run fails and the child is replaced.
+      this.recycle = true;
+      this.finish((durationMs) => invalidResult(`the interpreter's message could not be read (${String(error).slice(0, 200)})`, durationMs));
+    }
+  }
+
+  private handleMessage(message: ChildMessage): void {
     const run = this.pending;
-    if (message.type === 'failed') this.stderrTail = `${this.stderrTail}\n${message.message}`.slice(-STDERR_TAIL_CHARS);
-    if (message.type !== 'result' || !run || message.id !== run.id) return;
+    if (message?.type === 'failed') this.stderrTail = `${this.stderrTail}\n${String(message.message)}`.slice(-STDERR_TAIL_CHARS);
+    if (message?.type !== 'result' || !run || message.id !== run.id) return;
     this.finish((durationMs) => {
       this.served++;
-      if (message.replace || message.heapBytes > this.options.recycleHeapBytes) this.recycle = true;
-      if (message.output === undefined) {
-        if (message.interrupted) return resultFromRunner(NO_OUTPUT, { interrupted: true, timeoutMs: run.timeoutMs, durationMs });
-        return diedResult(`a fatal error in the interpreter; it will be replaced. ${message.failure ?? ''}`, durationMs);
+      if (message.overMemory) {
+        this.recycle = true;
+        return memoryCapResult(this.options.rssLimitBytes, durationMs);
       }
-      const output = JSON.parse(message.output) as RunnerOutput;
-      if (output.guardBypassed) this.recycle = true;
-      return resultFromRunner(output, { interrupted: message.interrupted, timeoutMs: run.timeoutMs, durationMs });
+      const { result, valid } = resultFromReply(message, {
+        interrupted: message.interrupted === true,
+        timeoutMs: run.timeoutMs,
+        durationMs,
+        maxOutputBytes: run.maxOutputBytes,
+      });
+      const heapBytes = Number(message.heapBytes);
+      const rssBytes = Number(message.rssBytes);
+      if (!valid || message.replace !== false || !(heapBytes <= this.options.recycleHeapBytes) || !(rssBytes <= this.options.recycleRssBytes)) {
+        this.recycle = true;
+      }
+      return result;
     });
   }
 

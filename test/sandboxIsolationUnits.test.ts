@@ -1,0 +1,63 @@
+/**
+ * The pure parts of interpreterIsolation.mjs: the heap cap written into a wasm binary, and where
+ * the byte cap may cut UTF-8 output.
+ */
+import { describe, expect, it } from 'vitest';
+import { capWasmMemory, completeUtf8Length } from '../src/core/sandbox/interpreterIsolation.mjs';
+
+const PAGE = 65536;
+const HEADER = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
+const EXPORT_MEMORY = [0x07, 0x07, 0x01, 0x03, 0x6d, 0x65, 0x6d, 0x02, 0x00]; // export "mem" = memory 0
+
+/** A module whose only content is one exported memory with these limits (max in pages, or none). */
+function moduleWithMemory(initialPages: number, maxPages: number | null): Uint8Array<ArrayBuffer> {
+  const limits = maxPages === null ? [0x00, initialPages] : [0x01, initialPages, 0x80, 0x80, 0x04]; // 65536 pages
+  if (maxPages !== null && maxPages !== 65536) throw new Error('the fixture encodes the 4 GiB maximum only');
+  const content = [0x01, ...limits];
+  return new Uint8Array([...HEADER, 0x05, content.length, ...content, ...EXPORT_MEMORY]);
+}
+
+function memoryOf(binary: Uint8Array<ArrayBuffer>): WebAssembly.Memory {
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(binary));
+  return instance.exports.mem as WebAssembly.Memory;
+}
+
+describe('capWasmMemory', () => {
+  for (const [what, maxPages] of [
+    ['a 4 GiB maximum', 65536],
+    ['no maximum', null],
+  ] as const) {
+    it(`lowers ${what} to the cap, so growing past it fails in the engine`, () => {
+      const memory = memoryOf(capWasmMemory(moduleWithMemory(1, maxPages), 4 * PAGE + 100));
+      expect(memory.buffer.byteLength).toBe(PAGE);
+      expect(memory.grow(3)).toBe(1);
+      expect(memory.buffer.byteLength).toBe(4 * PAGE);
+      expect(() => memory.grow(1)).toThrow(RangeError);
+    });
+  }
+
+  it('leaves the rest of the module as it was', () => {
+    const capped = capWasmMemory(moduleWithMemory(1, 65536), 2 * PAGE);
+    expect([...capped.subarray(0, 8)]).toEqual(HEADER);
+    expect([...capped.subarray(capped.length - EXPORT_MEMORY.length)]).toEqual(EXPORT_MEMORY);
+    expect([...capped.subarray(8, capped.length - EXPORT_MEMORY.length)]).toEqual([0x05, 0x04, 0x01, 0x01, 0x01, 0x02]);
+  });
+
+  it('refuses a module that starts above the cap, or has no memory to cap', () => {
+    expect(() => capWasmMemory(moduleWithMemory(5, null), 4 * PAGE)).toThrow('above the cap');
+    expect(() => capWasmMemory(new Uint8Array([...HEADER]), 4 * PAGE)).toThrow('no memory');
+  });
+});
+
+describe('completeUtf8Length', () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  it('keeps complete text and drops a sequence the cap cut short', () => {
+    expect(completeUtf8Length(bytes('abc'))).toBe(3);
+    expect(completeUtf8Length(bytes('aé'))).toBe(3);
+    expect(completeUtf8Length(bytes('aé').subarray(0, 2))).toBe(1);
+    expect(completeUtf8Length(bytes('a€').subarray(0, 3))).toBe(1);
+    expect(completeUtf8Length(bytes('a😀').subarray(0, 4))).toBe(1);
+    expect(completeUtf8Length(bytes('a😀'))).toBe(5);
+    expect(completeUtf8Length(new Uint8Array())).toBe(0);
+  });
+});
