@@ -40,7 +40,7 @@ interface VerlRowRead {
   agent_name: string;
 }
 
-const TEST_PROMPTS = testSet().map((p) => `Q: what is ${p.expression}?\nA:`);
+const TEST_PROMPTS = testSet().map((p) => `Q: ${p.question}\nA:`);
 
 describe('verl data', () => {
   const files = bundle('verl');
@@ -71,10 +71,11 @@ describe('verl data', () => {
       // The lab's split: no train prompt is a held-out question.
       expect(TEST_PROMPTS.some((t) => row.prompt[0].content.endsWith(`\n\n${t}`))).toBe(false);
     });
-    // The classroom tier mix (1/4 easy, 1/4 medium, 1/2 hard) over 200 seeded draws.
+    // The classroom mix over 200 seeded draws: every non-arithmetic kind (0.6) is hard, and half the
+    // arithmetic (0.4 x 1/2): 0.8 hard, so 160 expected, sd sqrt(200 x 0.8 x 0.2) = 5.7.
     const hard = rows.filter((r) => r.extra_info.tier === 'hard').length;
-    expect(hard).toBeGreaterThan(70);
-    expect(hard).toBeLessThan(130);
+    expect(hard).toBeGreaterThan(140);
+    expect(hard).toBeLessThan(180);
   });
 
   it('holds the lab\'s held-out set as the test split, in order, with its answers', async () => {

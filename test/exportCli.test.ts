@@ -18,7 +18,7 @@ describe('npm run export', () => {
   it('writes the verl bundle from a preset with knob flags', () => {
     const out = join(root, 'verl');
     const run = exportCli(['--engine', 'verl', '--preset', 'quick', '--nmax', '1', '--algo', 'grpo', '--train-size', '50', '--model', 'Qwen/Qwen2.5-1.5B', '--out', out]);
-    expect(run.stderr).toMatch(/50 train, 64 test problems/);
+    expect(run.stderr).toMatch(/50 train, 128 test problems/);
     expect(run.status).toBe(0);
     for (const file of ['data/train.parquet', 'data/test.parquet', 'reward.py', 'tir_episode.py', 'tir_sandbox.py', 'verl_tool.py', 'verl_agent_loop.py', 'tool_config.yaml', 'agent_loop.yaml', 'run.sh', 'experiment.json', 'README.md']) {
       expect(existsSync(join(out, file)), file).toBe(true);

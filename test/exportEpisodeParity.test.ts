@@ -7,7 +7,6 @@
 import { describe, expect, it } from 'vitest';
 import { Episode, formatToolOutput, type EpisodeConfig } from '../src/core/env/episode';
 import { TOOL_FORMATS } from '../src/core/env/formats';
-import { PRESETS } from '../src/core/experiment';
 import { Random } from '../src/core/random';
 import type { RolloutSample, SampleSegment } from '../src/core/rl/rolloutSample';
 import type { RunResult } from '../src/core/sandbox/protocol';
@@ -47,6 +46,9 @@ for s in json.load(sys.stdin):
 json.dump(out, sys.stdout)
 `;
 
+/** The episode settings the fixtures were recorded with (the quick preset when they were made). */
+const RECORDED_WITH = { nmax: 2, maxOutputChars: 64, maxResponseTokens: 96 };
+
 describe('tir_episode.py replays the lab transcripts', () => {
   for (const [file, format] of [
     ['samples-quick-zerotir.jsonl', 'zerotir'],
@@ -54,7 +56,7 @@ describe('tir_episode.py replays the lab transcripts', () => {
   ] as const) {
     it(`gives the recorded segments and calls of ${file}`, () => {
       const samples: RolloutSample[] = fixtureSamples(file);
-      const { nmax, maxOutputChars, maxResponseTokens } = PRESETS.quick;
+      const { nmax, maxOutputChars, maxResponseTokens } = RECORDED_WITH;
       const replayed = runPython<EpisodeOutcome[]>(
         PYTHON_REPLAY,
         samples.map((s) => ({ format, nmax, maxOutputChars, maxResponseTokens, segments: s.segments, endedWithEos: s.endedWithEos })),

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { NUMERIC_BOUNDS } from '../src/core/experiment';
+import { BASE_MODEL_CONFIG } from '../src/core/model/config';
 import { Random } from '../src/core/random';
 import { ARITHMETIC_FAMILIES, type ArithmeticFamilyName } from '../src/core/tasks/arithmeticFamilies';
 import { FAMILIES, KIND_FAMILIES, TIER_FAMILIES } from '../src/core/tasks/families';
@@ -251,3 +253,15 @@ describe('formatPrompt', () => {
     expect(formatPrompt(FAMILIES.cubeRoot(new Random(1)))).toMatch(/^Q: which x has x\*\*3 = \d+\?\nA:$/);
   });
 });
+
+describe('prompt lengths', () => {
+  it('leave the longest response the knobs allow inside the base model\'s context', () => {
+    const rng = new Random(15);
+    const mix = { tierMix: { easy: 1, medium: 1, hard: 1 }, kindMix: { arithmetic: 1, compose: 1, search: 1, errorProne: 1 } };
+    const problems = [...evalSet(), ...Array.from({ length: 5000 }, () => trainProblem(rng, mix))];
+    const longest = Math.max(...problems.map((p) => formatPrompt(p).length));
+    // +1: the BOS token before the prompt.
+    expect(longest + 1 + NUMERIC_BOUNDS.maxResponseTokens[1]).toBeLessThanOrEqual(BASE_MODEL_CONFIG.contextLength);
+  });
+});
+

@@ -134,7 +134,8 @@ export const NUMERIC_BOUNDS: Record<NumericKey, [number, number, boolean]> = {
   filterLow: [0, 1, false],
   filterHigh: [0, 1, false],
   temperature: [0, 5, false],
-  maxResponseTokens: [8, 224, true],
+  // The base model's context (256) less the longest prompt with its BOS (51: `what is the smallest n ...`).
+  maxResponseTokens: [8, 200, true],
   maxOutputChars: [8, 4096, true],
   gradClip: [1e-6, 1000, false],
   testEvery: [1, 100_000, true],

@@ -42,8 +42,15 @@ export const KNOB_MAPPINGS: readonly KnobMapping[] = [
     knob: 'clipEps',
     verl: (c) => [`${ACTOR}.clip_ratio=${c.clipEps}`],
     openrlhf: (c) => [`--actor.eps_clip ${c.clipEps}`],
-    fit: { verl: 'approximate', openrlhf: 'exact' },
-    note: 'verl also applies dual-clip (clip_ratio_c, default 3), which the lab lacks.',
+    fit: { verl: 'exact', openrlhf: 'exact' },
+    note: '',
+  },
+  {
+    knob: 'dualClip',
+    verl: (c) => (c.dualClip > 0 ? [`${ACTOR}.clip_ratio_c=${c.dualClip}`] : []),
+    openrlhf: none,
+    fit: { verl: 'approximate', openrlhf: 'none' },
+    note: 'verl always applies its dual clip (clip_ratio_c above 1, default 3): the lab\'s 0 (off) has no verl value. OpenRLHF 0.11\'s flag for it was not checked here, so nothing is passed.',
   },
   {
     knob: 'valueClip',
@@ -143,6 +150,7 @@ export const KNOB_MAPPINGS: readonly KnobMapping[] = [
   },
   { knob: 'sandboxTimeoutMs', verl: none, openrlhf: none, fit: { verl: 'exact', openrlhf: 'exact' }, note: 'The exported tool\'s run timeout (tool_config.yaml, tir_config.json).' },
   { knob: 'tierMix', verl: none, openrlhf: none, fit: { verl: 'exact', openrlhf: 'exact' }, note: 'The train problems are drawn with it.' },
+  { knob: 'kindMix', verl: none, openrlhf: none, fit: { verl: 'exact', openrlhf: 'exact' }, note: 'The train problems are drawn with it (docs/tasks.md).' },
   { knob: 'samplesPerStep', verl: none, openrlhf: none, fit: { verl: 'none', openrlhf: 'none' }, note: 'The lab\'s rollout inspector only.' },
 ];
 
