@@ -25,7 +25,7 @@ describe('npm run export', () => {
     }
     expect(statSync(join(out, 'run.sh')).mode & 0o111).not.toBe(0);
     const experiment = JSON.parse(readFileSync(join(out, 'experiment.json'), 'utf8'));
-    expect(experiment).toMatchObject({ engine: 'verl', engineVersion: '0.6.1', source: 'quick', model: 'Qwen/Qwen2.5-1.5B', trainSize: 50, testSize: 64 });
+    expect(experiment).toMatchObject({ engine: 'verl', engineVersion: '0.6.1', source: 'quick', model: 'Qwen/Qwen2.5-1.5B', trainSize: 50, testSize: 128 });
     expect(experiment.config).toEqual({ ...PRESETS.quick, nmax: 1, algorithm: 'grpo' });
     const script = readFileSync(join(out, 'run.sh'), 'utf8');
     expect(script).toContain('MODEL="${MODEL:-Qwen/Qwen2.5-1.5B}"');
