@@ -15,7 +15,10 @@ const ONE_STEP = 'steps=1&promptsPerStep=2&groupSize=2&minibatchSize=4&maxRespon
 /** Startup (backend probe, base model, Pyodide), the step-0 test and a step, or an evaluation, on two shared cores. */
 const WORK_TIMEOUT = 180_000;
 const REPORT_KEYS = ['blocks', 'checkpoint', 'format', 'k', 'maxOutputChars', 'maxResponseTokens', 'problems', 'seed', 'temperature', 'topP', 'wallSeconds'];
-const COLUMNS = ['Nmax', 'pass@1', 'easy', 'medium', 'hard', 'codeRatio', 'codeLines', 'correctCodeCount', 'codePassRate', 'invocationPosition', 'callsPerResponse', 'singleCallShare', 'selfCorrections'];
+const COLUMNS = [
+  'Nmax', 'pass@1', '± s.e.', 'easy', 'medium', 'hard', 'arithmetic', 'compose', 'search', 'error-prone', 'codeRatio', 'codeLines', 'correctCodeCount',
+  'codePassRate', 'invocationPosition', 'callsPerResponse', 'singleCallShare', 'selfCorrections', 'selfCorrectionShare',
+];
 
 test.describe.configure({ mode: 'serial', timeout: 420_000 });
 
@@ -53,7 +56,7 @@ test('pass@1 of the loaded run: fields checked, progress, a row per Nmax, the CL
   await expect(panel.getByTestId('evaluation-start')).toBeDisabled();
   await expect(panel.getByTestId('evaluation-cancel')).toBeVisible();
   await expect(page.getByTestId('train-button')).toBeDisabled();
-  await expect(panel.getByTestId('evaluation-progress')).toContainText(/Evaluating \d\/2/);
+  await expect(panel.getByTestId('evaluation-progress')).toContainText(/Evaluating \d+\/12/);
   const rows = panel.getByTestId('evaluation-row');
   await expect(rows).toHaveCount(2, { timeout: WORK_TIMEOUT });
   await expect(panel.getByTestId('evaluation-cancel')).toHaveCount(0);
@@ -68,10 +71,10 @@ test('pass@1 of the loaded run: fields checked, progress, a row per Nmax, the CL
   await panel.getByTestId('evaluation-download').click();
   const report = JSON.parse(readFileSync((await (await download).path())!, 'utf8'));
   expect(Object.keys(report).sort()).toEqual(REPORT_KEYS);
-  expect(report).toMatchObject({ format: 'zerotir', problems: 64, k: 1, temperature: 1, topP: 0.7, seed: 0, maxResponseTokens: 24 });
+  expect(report).toMatchObject({ format: 'zerotir', problems: 384, k: 1, temperature: 1, topP: 0.7, seed: 0, maxResponseTokens: 24 });
   expect(report.checkpoint).toMatch(/@ step 1$/);
-  expect(report.blocks.map((b: { nmax: number; samples: number }) => [b.nmax, b.samples])).toEqual([[0, 64], [1, 64]]);
-  expect(report.blocks[0].callsHistogram).toEqual([64]);
+  expect(report.blocks.map((b: { nmax: number; samples: number }) => [b.nmax, b.samples])).toEqual([[0, 384], [1, 384]]);
+  expect(report.blocks[0].callsHistogram).toEqual([384]);
 
   // The result is stored with the run.
   await page.reload();
