@@ -7,8 +7,13 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 
-/** 20 tiny steps: the checkpoint at step 10 (CHECKPOINT_EVERY_STEPS) lands well before the end. */
-const RUN = 'steps=20&promptsPerStep=2&groupSize=2&minibatchSize=4&maxResponseTokens=24&samplesPerStep=2&testEvery=5&filterLow=0&filterHigh=1';
+/**
+ * 40 tiny steps: checkpoints (every CHECKPOINT_EVERY_STEPS = 10) land at 10, 20 and 30 before the
+ * end, so the poll below has 30 steps to see one (with 20 steps, a fast run could pass from its
+ * step-10 to its final checkpoint between two polls).
+ */
+const STEPS = 40;
+const RUN = 'steps=40&promptsPerStep=2&groupSize=2&minibatchSize=4&maxResponseTokens=24&samplesPerStep=2&testEvery=5&filterLow=0&filterHigh=1';
 const URL = `/?preset=quick&backend=wasm&seed=4#${RUN}`;
 const TRAINING_TIMEOUT = 180_000;
 
@@ -51,17 +56,18 @@ test('a reload mid-run continues the run: the same curve as a run never reloaded
   await page.getByTestId('train-button').click();
   await expect(page.getByTestId('run-status')).toHaveText('finished', { timeout: TRAINING_TIMEOUT });
   const straight = await exportedCurve(page);
-  expect(straight.map((m) => m.step)).toEqual(Array.from({ length: 21 }, (_, i) => i));
+  expect(straight.map((m) => m.step)).toEqual(Array.from({ length: STEPS + 1 }, (_, i) => i));
   expect(straight.slice(1).some((m) => typeof m.kl === 'number' && m.kl !== 0)).toBe(true);
 
   // The same run again (Train on a finished run starts a new one from the knobs), reloaded while
-  // it trains, once its step-10 checkpoint with the whole run state is in IndexedDB.
+  // it trains, once a mid-run checkpoint (step 10, 20 or 30) with the whole run state is in IndexedDB.
   await page.getByTestId('train-button').click();
   await expect(page.getByTestId('run-item')).toHaveCount(2);
-  await expect.poll(() => storedCheckpoints(page), { timeout: TRAINING_TIMEOUT }).toContainEqual([10, 2]);
+  const midRun = ([step, version]: [number, number]) => step >= 10 && step < STEPS && version === 2;
+  await expect.poll(async () => (await storedCheckpoints(page)).some(midRun), { timeout: TRAINING_TIMEOUT }).toBe(true);
   const reloadedAt = Number(await page.getByTestId('step-counter').textContent());
   expect(reloadedAt).toBeGreaterThanOrEqual(10);
-  expect(reloadedAt).toBeLessThan(20);
+  expect(reloadedAt).toBeLessThan(STEPS);
   await page.reload();
 
   await expect(page.getByTestId('run-item')).toHaveCount(2);
