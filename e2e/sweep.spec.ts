@@ -15,7 +15,7 @@ test('the sweep preset: Train trains and evaluates one run per Nmax; curves, tab
   await page.goto(`/?preset=sweep&seed=1#${TINY_RUN}&sweep=0,2`);
   await expect(page.getByTestId('train-button')).toBeEnabled({ timeout: 60_000 });
   const panel = page.getByTestId('sweep-panel');
-  await expect(panel.getByTestId('sweep-explainer')).toContainText('a second call lifts it again because a failed program can be fixed');
+  await expect(panel.getByTestId('sweep-explainer')).toContainText('more calls can lift it further where a failed program gets fixed');
   await page.getByTestId('train-button').click();
 
   // Two runs, each evaluated at Nmax 0 and 2: every matrix cell a number.

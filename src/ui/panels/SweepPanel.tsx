@@ -91,9 +91,9 @@ export function SweepPanel() {
         )}
         <p className="hint">One run per value, the knobs otherwise as set (same seed and step budget); each finished run is evaluated at every value.</p>
         <p className="sweep-explainer" data-testid="sweep-explainer">
-          What the curves show: a tool call lifts accuracy (Nmax 0 to 1), a second call lifts it again because a failed program can be fixed
-          (1 to 2), larger budgets add less and less, and a run trained with more calls gains more from a larger budget at evaluation (the
-          matrix), while most of its correct answers still use a single call.
+          What to look for, as in ZeroTIR's ablation: a tool call lifts accuracy (Nmax 0 to 1); more calls can lift it further where a
+          failed program gets fixed, by less and less; a run trained with more calls may gain more from a larger budget at evaluation (the
+          matrix); and most correct answers still use a single call.
         </p>
       </div>
       {progress && <ProgressBar label="Sweep" {...progress} testId="sweep-progress" />}
