@@ -35,8 +35,9 @@ describe('URL state', () => {
     const params = new URLSearchParams(hash);
     expect(params.get('seed')).toBe('1');
     expect(params.get('nmax')).toBe('2');
-    expect(params.get('learningRate')).toBe('0.0001');
+    expect(params.get('learningRate')).toBe('0.00003');
     expect(params.get('tierMix')).toBe('0.25,0.25,0.5');
+    expect(params.get('kindMix')).toBe('0.4,0.25,0.15,0.2');
     expect(params.get('sweep')).toBe('0,1,2,4');
     // Defaults of the page-level flags are left out.
     expect(params.has('backend')).toBe(false);
