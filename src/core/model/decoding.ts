@@ -19,7 +19,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { alibiSlopes } from './attention';
 import type { GPTConfig } from './config';
 import { alibiAttention, FUSED_KERNELS, geluGate, hasFusedKernel, QKV_PART, rmsNorm, writeHeads } from './fusedOps';
-import { GELU_CUBIC, GELU_SCALE, LAYER_NORM_EPS, type LayerNormWeights, type Linear, type ModelWeights } from './gpt';
+import { GELU_CUBIC, GELU_SCALE, LAYER_NORM_EPS, type LayerNormWeights, type Linear, type ModelWeights } from './weights';
 
 // Type aliases, not interfaces, so that tf.tidy and tf.dispose accept them as tensor containers.
 type Affine = {
@@ -51,11 +51,10 @@ type DecodingWeights = {
 /*
  * GELU as z sigmoid(S z + S K z^3) (gpt.ts). With w = c z and c^3 = S K the sigmoid's argument is
  * w (A + w^2), A = S / c: four kernels for the gate; the fc matrix is scaled by c and the 1/c of
- * z = w / c goes into the projection's rows. (Functions, not constants: gpt.ts imports this module,
- * so its constants are not yet set while this one loads.)
+ * z = w / c goes into the projection's rows.
  */
-const geluC = () => Math.cbrt(GELU_SCALE * GELU_CUBIC);
-const geluA = () => GELU_SCALE / geluC();
+const GELU_C = Math.cbrt(GELU_SCALE * GELU_CUBIC);
+const GELU_A = GELU_SCALE / GELU_C;
 
 /** Removes each output vector's mean: y = x W + b then has mean 0 over its C entries. */
 function centredOutput({ w, b }: FlatAffine): FlatAffine {
@@ -89,8 +88,8 @@ function decodingWeights(weights: ModelWeights, config: GPTConfig): DecodingWeig
       blocks: weights.blocks.map((block) => ({
         qkv: batched(scaled(foldNorm(block.ln1, block.qkv), qkvScale)),
         attnProj: batched(centredOutput(asAffine(block.attnProj))),
-        fc: batched(scaled(foldNorm(block.ln2, block.fc), geluC())),
-        mlpProj: batched(centredOutput({ w: tf.div(block.mlpProj.w, geluC()) as tf.Tensor2D, b: block.mlpProj.b as tf.Tensor1D })),
+        fc: batched(scaled(foldNorm(block.ln2, block.fc), GELU_C)),
+        mlpProj: batched(centredOutput({ w: tf.div(block.mlpProj.w, GELU_C) as tf.Tensor2D, b: block.mlpProj.b as tf.Tensor1D })),
       })),
       policyHead: batched(foldNorm(weights.lnF, { w: weights.policyHead, b: tf.zeros([config.vocabSize]) })),
       valueHead: batched(foldNorm(weights.lnF, weights.valueHead)),
@@ -136,7 +135,7 @@ export class DecodingCache {
     const D = C / H;
     const w = this.weights;
     const fused = this.fused;
-    const geluOffset = geluA();
+    const geluOffset = GELU_A;
     const out = tf.tidy(() => {
       const bias = fused.attention ? null : tf.tensor4d(alibiRow(H, this.length), [1, H, 1, this.length + 1]);
       const normalize = (x: tf.Tensor3D) =>

@@ -1,8 +1,8 @@
 /**
  * A tiny decoder-only, character-level GPT in tfjs-core, read top to bottom like nanoGPT's model.py:
- * the weights and their init, the layers (LayerNorm, embedding, linear, GELU; the ALiBi attention core
- * and its KV cache are in attention.ts), MLP, block, and the GPT with a policy head (logits) and a value
- * head (PPO's critic).
+ * the weights' init (their shapes and the layers' constants are in weights.ts), the layers (LayerNorm,
+ * embedding, linear, GELU; the ALiBi attention core is in attention.ts, the KV cache in decoding.ts),
+ * MLP, block, and the GPT with a policy head (logits) and a value head (PPO's critic).
  *
  * `forward` is the full causal pass used in training (differentiable); `step` feeds one token per
  * sequence to a batch of sequences through a KV cache (decoding.ts), computing the same function from
@@ -18,6 +18,7 @@ import { Random } from '../random';
 import { alibiBias, cacheHeads, causalAttention } from './attention';
 import { GPTConfig, validateGPTConfig } from './config';
 import { DecodingCache } from './decoding';
+import { GELU_CUBIC, GELU_SCALE, LAYER_NORM_EPS, type BlockWeights, type LayerNormWeights, type Linear, type ModelWeights } from './weights';
 
 // ---------------------------------------------------------------------------------------------
 // Weights
@@ -78,30 +79,6 @@ function initialValues(spec: WeightSpec, nLayer: number, rng: Random): Float32Ar
   return values;
 }
 
-export interface Linear {
-  w: tf.Variable;
-  b: tf.Variable;
-}
-export interface LayerNormWeights {
-  gamma: tf.Variable;
-  beta: tf.Variable;
-}
-interface BlockWeights {
-  ln1: LayerNormWeights;
-  qkv: Linear;
-  attnProj: Linear;
-  ln2: LayerNormWeights;
-  fc: Linear;
-  mlpProj: Linear;
-}
-export interface ModelWeights {
-  wte: tf.Variable;
-  blocks: BlockWeights[];
-  lnF: LayerNormWeights;
-  policyHead: tf.Variable;
-  valueHead: Linear;
-}
-
 function structure(config: GPTConfig, named: Map<string, tf.Variable>): ModelWeights {
   const get = (name: string) => named.get(name)!;
   const linear = (p: string): Linear => ({ w: get(`${p}.w`), b: get(`${p}.b`) });
@@ -136,7 +113,6 @@ function sumRows(t: tf.Tensor): tf.Tensor1D {
   return tf.reshape(tf.matMul(tf.ones([1, t2d.shape[0]]), t2d), [cols]);
 }
 
-export const LAYER_NORM_EPS = 1e-5;
 
 /** LayerNorm over the last axis: x [..., C], gamma and beta [C]. */
 const layerNormOp = tf.customGrad((x, gamma, beta, save) => {
@@ -217,9 +193,6 @@ function linear(x: tf.Tensor3D, w: Linear): tf.Tensor3D {
   return linearOp(x, w.w, w.b) as tf.Tensor3D;
 }
 
-// 0.5 (1 + tanh(z)) = sigmoid(2z), and wasm's sigmoid is ~5x faster than its tanh or erf (measured)
-export const GELU_SCALE = 2 * Math.sqrt(2 / Math.PI);
-export const GELU_CUBIC = 0.044715;
 
 /** GELU in GPT-2's tanh form, 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), as x sigmoid(...). */
 const geluOp = tf.customGrad((x, save) => {
