@@ -5,6 +5,7 @@
  */
 import type { RunOptions } from './sandbox/protocol';
 import { KINDS, type Kind, type Tier } from './tasks/problem';
+import { ARITHMETIC_ONLY } from './tasks/splits';
 
 export type Algorithm = 'ppo' | 'reinforce++' | 'grpo';
 export type ToolFormatName = 'zerotir' | 'retool';
@@ -161,7 +162,7 @@ export function sandboxRunOptions(limits: Pick<ExperimentConfig, 'sandboxTimeout
 export function withSavedConfigDefaults<T>(config: T): T {
   if (typeof config !== 'object' || config === null) return config;
   const saved = config as Partial<ExperimentConfig>;
-  return { ...config, kindMix: saved.kindMix ?? { arithmetic: 1, compose: 0, search: 0, errorProne: 0 }, dualClip: saved.dualClip ?? 0 };
+  return { ...config, kindMix: saved.kindMix ?? { ...ARITHMETIC_ONLY }, dualClip: saved.dualClip ?? 0 };
 }
 
 /** Problems with a config, one message per offending field (empty when valid). */

@@ -1,0 +1,34 @@
+/** A config saved before kindMix and dualClip existed loads with the values that reproduce its run. */
+import { describe, expect, it } from 'vitest';
+import { configErrors, PRESETS, withSavedConfigDefaults, type ExperimentConfig } from '../src/core/experiment';
+import { checkTrainerStateJson } from '../src/core/rl/trainerState';
+
+function savedBeforeKinds(): ExperimentConfig {
+  const { kindMix: _kindMix, dualClip: _dualClip, ...old } = PRESETS.classroom;
+  return old as ExperimentConfig;
+}
+
+describe('withSavedConfigDefaults', () => {
+  it('gives an old config arithmetic only and no dual clip, so it validates; a new config keeps its values', () => {
+    const old = savedBeforeKinds();
+    expect(Object.keys(configErrors(old)).sort()).toEqual(['dualClip', 'kindMix']);
+    const upgraded = withSavedConfigDefaults(old);
+    expect(configErrors(upgraded)).toEqual({});
+    expect(upgraded.kindMix).toEqual({ arithmetic: 1, compose: 0, search: 0, errorProne: 0 });
+    expect(upgraded.dualClip).toBe(0);
+    expect(withSavedConfigDefaults(PRESETS.classroom)).toEqual(PRESETS.classroom);
+    expect(withSavedConfigDefaults(null)).toBeNull();
+  });
+
+  it('is applied where a saved trainer state is read', () => {
+    const read = checkTrainerStateJson({
+      step: 3,
+      config: savedBeforeKinds(),
+      random: { problems: 1, samples: 2, shuffle: 3 },
+      reference: { fingerprint: 'f', source: 's' },
+      optimizer: { iterations: 3, accBeta1: 0.729, accBeta2: 0.997 },
+    });
+    expect(read.config.kindMix).toEqual({ arithmetic: 1, compose: 0, search: 0, errorProne: 0 });
+    expect(read.config.dualClip).toBe(0);
+  });
+});
