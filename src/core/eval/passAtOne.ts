@@ -6,6 +6,7 @@
  */
 import type { EpisodeConfig } from '../env/episode';
 import { codeUseFigures, type CodeUseFigures } from '../metrics/codeUse';
+import { meanOrNull } from '../metrics/means';
 import type { GPT } from '../model/gpt';
 import { evaluateProblems } from '../rl/evaluate';
 import type { PythonSandbox, RunOptions } from '../sandbox/protocol';
@@ -34,7 +35,7 @@ export interface EvalBlock extends CodeUseFigures {
 /** Sample standard deviation over sqrt(n); 0 for fewer than two values. */
 export function standardErrorOfMean(xs: number[]): number {
   if (xs.length < 2) return 0;
-  const m = mean(xs)!;
+  const m = meanOrNull(xs)!;
   const variance = xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1);
   return Math.sqrt(variance / xs.length);
 }
@@ -59,7 +60,7 @@ export function passAtOneByProblem(rewards: number[], k: number): number[] {
   if (!Number.isInteger(k) || k < 1) throw new Error(`k must be a whole number >= 1, got ${k}`);
   if (rewards.length % k !== 0) throw new Error(`${rewards.length} rewards do not split into groups of k = ${k}`);
   const perProblem: number[] = [];
-  for (let p = 0; p < rewards.length / k; p++) perProblem.push(mean(rewards.slice(p * k, (p + 1) * k))!);
+  for (let p = 0; p < rewards.length / k; p++) perProblem.push(meanOrNull(rewards.slice(p * k, (p + 1) * k))!);
   return perProblem;
 }
 
@@ -73,7 +74,7 @@ export function evalBlock(
 ): EvalBlock {
   if (rewards.length !== problems.length * k) throw new Error(`${rewards.length} rewards for ${problems.length} problems x k = ${k}`);
   const perProblem = passAtOneByProblem(rewards, k);
-  const over = (keep: (p: Problem) => boolean) => mean(perProblem.filter((_, i) => keep(problems[i])));
+  const over = (keep: (p: Problem) => boolean) => meanOrNull(perProblem.filter((_, i) => keep(problems[i])));
   const byTier = Object.fromEntries(TIERS.map((tier) => [tier, over((p) => p.tier === tier)])) as Record<Tier, number | null>;
   const byKind = Object.fromEntries(KINDS.map((kind) => [kind, over((p) => p.kind === kind)])) as Record<Kind, number | null>;
   const families = [...new Set(problems.map((p) => p.family))].sort();
@@ -81,7 +82,7 @@ export function evalBlock(
   return {
     nmax,
     samples: rewards.length,
-    'pass@1': mean(perProblem)!,
+    'pass@1': meanOrNull(perProblem)!,
     standardError: standardErrorOfMean(perProblem),
     byTier,
     byKind,
@@ -108,8 +109,4 @@ export async function evaluatePassAtOne(model: GPT, problems: Problem[], setting
     blocks.push(evalBlock(nmax, problems, k, rollouts.map((r) => r.episode), rewards));
   }
   return blocks;
-}
-
-function mean(xs: number[]): number | null {
-  return xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length;
 }

@@ -19,6 +19,7 @@
  *   as a share of all responses (ReTool: self-correction emerges after an interpreter error).
  */
 import type { Episode } from '../env/episode';
+import { meanOrNull } from './means';
 
 /** What one response did with code. */
 export interface ResponseCodeUse {
@@ -99,10 +100,6 @@ export function codeUseFigures(episodes: EpisodeCode[], rewards: number[]): Code
 
 function sum(xs: number[]): number {
   return xs.reduce((a, b) => a + b, 0);
-}
-
-function meanOrNull(xs: number[]): number | null {
-  return xs.length === 0 ? null : sum(xs) / xs.length;
 }
 
 function shareOrNull(count: number, total: number): number | null {

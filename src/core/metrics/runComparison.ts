@@ -5,7 +5,8 @@
  * that tell the arms apart, and the train-Nmax by eval-Nmax matrix from `npm run eval` reports.
  */
 import type { ExperimentConfig } from '../experiment';
-import { meanOrNull, summariseRun } from './runSummary';
+import { meanOrNull } from './means';
+import { summariseRun } from './runSummary';
 import type { ScalarMetric, StepMetrics } from './stepMetrics';
 
 /** "Final" figures are the mean of the last this many steps where the figure was measured. */

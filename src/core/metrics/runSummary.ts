@@ -3,6 +3,7 @@
  * ten measured steps, and the scaling-law statistics against step (ZeroTIR: Spearman rho and
  * the R^2 of a least-squares line through log(metric) against log(step)).
  */
+import { meanOrNull } from './means';
 import { logLogFit, spearmanRho } from './scalingLaw';
 import { SCALAR_METRICS, type ScalarMetric, type StepMetrics } from './stepMetrics';
 
@@ -38,10 +39,6 @@ export function summariseRun(history: StepMetrics[]): RunSummary {
     };
   }
   return { steps: trained.length, metrics };
-}
-
-export function meanOrNull(xs: number[]): number | null {
-  return xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length;
 }
 
 function finiteOrNull(x: number): number | null {

@@ -6,6 +6,7 @@
 import type { Rollout } from '../rl/rollout';
 import { KINDS, type Kind, type Problem } from '../tasks/problem';
 import { codeUseFigures } from './codeUse';
+import { mean, meanOrNull } from './means';
 
 export interface StepSeconds {
   generate: number;
@@ -132,10 +133,6 @@ export function accuracyByGroup(problems: Pick<Problem, 'kind' | 'family'>[], re
   return { accuracyByKind: byKind, accuracyByFamily: byFamily };
 }
 
-function meanOrNull(xs: number[]): number | null {
-  return xs.length === 0 ? null : mean(xs);
-}
-
 /** The figures that depend only on the rollouts and their rewards. */
 export function rolloutFigures(rollouts: Rollout[], rewards: number[]) {
   const n = rollouts.length;
@@ -161,10 +158,4 @@ export function rolloutFigures(rollouts: Rollout[], rewards: number[]) {
     selfCorrections: codeUse.selfCorrections,
     selfCorrectionShare: codeUse.selfCorrectionShare,
   };
-}
-
-export function mean(xs: ArrayLike<number>): number {
-  let sum = 0;
-  for (let i = 0; i < xs.length; i++) sum += xs[i];
-  return xs.length === 0 ? NaN : sum / xs.length;
 }

@@ -1,0 +1,10 @@
+/** Means of figures: NaN for none (a per-step figure that must exist), or null (a figure with nothing to count). */
+export function mean(xs: ArrayLike<number>): number {
+  let sum = 0;
+  for (let i = 0; i < xs.length; i++) sum += xs[i];
+  return xs.length === 0 ? NaN : sum / xs.length;
+}
+
+export function meanOrNull(xs: ArrayLike<number>): number | null {
+  return xs.length === 0 ? null : mean(xs);
+}
