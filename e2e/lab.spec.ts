@@ -137,6 +137,18 @@ test('an invalid knob is refused at its field and nothing trains', async ({ page
   await expect(page.getByTestId('step-counter')).toHaveText('0');
 });
 
+test('the tier and kind mixes: each share is written to the URL, and a mix of zeros is refused under it', async ({ page }) => {
+  await page.goto('/?preset=quick');
+  await expect(page.getByTestId('train-button')).toBeEnabled({ timeout: 60_000 });
+  await page.locator('.more-knobs summary').click();
+  await page.getByTestId('knob-tier-hard').fill('2');
+  await page.getByTestId('knob-kind-search').fill('0.5');
+  await expect.poll(() => new URL(page.url()).hash).toContain('tierMix=0.25,0.25,2');
+  await expect.poll(() => new URL(page.url()).hash).toContain('kindMix=0.4,0.25,0.5,0.2');
+  for (const kind of ['arithmetic', 'compose', 'search', 'errorProne']) await page.getByTestId(`knob-kind-${kind}`).fill('0');
+  await expect(page.locator('.tier-mix.field-invalid [role=alert]')).toHaveText('kindMix needs non-negative arithmetic, compose, search, errorProne shares that are not all 0');
+});
+
 test('presenter mode hides the knobs and keeps Train, Step and Reset', async ({ page }) => {
   await page.goto('/?preset=classroom&presenter=1');
   await expect(page.getByTestId('train-button')).toBeVisible();

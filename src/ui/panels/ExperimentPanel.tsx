@@ -89,36 +89,24 @@ export function ExperimentPanel() {
           {KNOBS.filter((k) => !k.main).map((knob) => (
             <KnobField key={knob.key} knob={knob} config={config} error={errors[knob.key]} store={store} />
           ))}
-          <fieldset className={`field tier-mix${errors.tierMix ? ' field-invalid' : ''}`}>
-            <legend>Problem mix (easy / medium / hard)</legend>
-            <div className="tier-inputs">
-              {TIER_KEYS.map((tier) => (
-                <NumberField
-                  key={tier}
-                  label={tier}
-                  value={config.tierMix[tier]}
-                  testId={`knob-tier-${tier}`}
-                  onChange={(v) => setKnob(store, 'tierMix', { ...store.getState().config.tierMix, [tier]: v })}
-                />
-              ))}
-            </div>
-            {errors.tierMix && <span className="field-error" role="alert">{errors.tierMix}</span>}
-          </fieldset>
-          <fieldset className={`field tier-mix${errors.kindMix ? ' field-invalid' : ''}`}>
-            <legend>Kinds of problem (arithmetic / compose / search / error-prone)</legend>
-            <div className="tier-inputs">
-              {KIND_LABELS.map(([kind, label]) => (
-                <NumberField
-                  key={kind}
-                  label={label}
-                  value={config.kindMix[kind]}
-                  testId={`knob-kind-${kind}`}
-                  onChange={(v) => setKnob(store, 'kindMix', { ...store.getState().config.kindMix, [kind]: v })}
-                />
-              ))}
-            </div>
-            {errors.kindMix && <span className="field-error" role="alert">{errors.kindMix}</span>}
-          </fieldset>
+          <MixFieldset
+            mix="tierMix"
+            legend="Problem mix (easy / medium / hard)"
+            parts={TIER_KEYS.map((tier) => [tier, tier])}
+            testPrefix="knob-tier"
+            config={config}
+            error={errors.tierMix}
+            store={store}
+          />
+          <MixFieldset
+            mix="kindMix"
+            legend="Kinds of problem (arithmetic / compose / search / error-prone)"
+            parts={KIND_LABELS}
+            testPrefix="knob-kind"
+            config={config}
+            error={errors.kindMix}
+            store={store}
+          />
         </div>
       </details>
       {differs && (
@@ -128,6 +116,39 @@ export function ExperimentPanel() {
         </p>
       )}
     </section>
+  );
+}
+
+type Mix = 'tierMix' | 'kindMix';
+
+/** One share per part of a mix (tiers, kinds of problem), the mix's error under them. */
+function MixFieldset<M extends Mix>(props: {
+  mix: M;
+  legend: string;
+  parts: readonly (readonly [keyof ExperimentConfig[M] & string, string])[];
+  testPrefix: string;
+  config: ExperimentConfig;
+  error?: string;
+  store: LabStore;
+}) {
+  const { mix, legend, parts, testPrefix, config, error, store } = props;
+  const shares = config[mix] as Record<string, number>;
+  return (
+    <fieldset className={`field tier-mix${error ? ' field-invalid' : ''}`}>
+      <legend>{legend}</legend>
+      <div className="tier-inputs">
+        {parts.map(([part, label]) => (
+          <NumberField
+            key={part}
+            label={label}
+            value={shares[part]}
+            testId={`${testPrefix}-${part}`}
+            onChange={(v) => setKnob(store, mix, { ...store.getState().config[mix], [part]: v } as ExperimentConfig[M])}
+          />
+        ))}
+      </div>
+      {error && <span className="field-error" role="alert">{error}</span>}
+    </fieldset>
   );
 }
 
