@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { configErrors, NUMERIC_BOUNDS, PRESETS, type ExperimentConfig } from '../core/experiment';
-import { KINDS } from '../core/tasks/problem';
+import { KINDS, type Kind } from '../core/tasks/problem';
 
 export class UsageError extends Error {}
 
@@ -69,16 +69,19 @@ export function withKnobFlags(base: ExperimentConfig, flags: Record<string, stri
     }
     config.tierMix = { easy: parts[0], medium: parts[1], hard: parts[2] };
   }
-  if (typeof flags['kind-mix'] === 'string') {
-    const parts = flags['kind-mix'].split(',').map(Number);
-    if (parts.length !== KINDS.length || parts.some((p) => !Number.isFinite(p))) {
-      throw new UsageError(`--kind-mix needs ${KINDS.length} numbers ${KINDS.join(',')}, got '${flags['kind-mix']}'`);
-    }
-    config.kindMix = Object.fromEntries(KINDS.map((k, i) => [k, parts[i]])) as ExperimentConfig['kindMix'];
-  }
+  if (typeof flags['kind-mix'] === 'string') config.kindMix = kindMixFromFlag(flags['kind-mix']);
   const errors = Object.entries(configErrors(config));
   if (errors.length > 0) throw new UsageError(errors.map(([key, message]) => `--${kebab(key)}: ${message}`).join('\n'));
   return config;
+}
+
+/** `--kind-mix A,C,S,E` as a kind mix; its shares' bounds are for the caller's validation to judge. */
+export function kindMixFromFlag(raw: string): Record<Kind, number> {
+  const parts = raw.split(',').map((x) => (x.trim() === '' ? NaN : Number(x)));
+  if (parts.length !== KINDS.length || parts.some((p) => !Number.isFinite(p))) {
+    throw new UsageError(`--kind-mix needs ${KINDS.length} numbers ${KINDS.join(',')}, got '${raw}'`);
+  }
+  return Object.fromEntries(KINDS.map((k, i) => [k, parts[i]])) as Record<Kind, number>;
 }
 
 export function knobUsage(): string {

@@ -13,7 +13,7 @@ import { BASE_PRETRAIN_CONFIG, Pretrainer, type PretrainConfig } from '../core/p
 import { KINDS, type Kind } from '../core/tasks/problem';
 import { loadCheckpointDir, saveCheckpointDir } from '../node/checkpointFiles';
 import { useNodeBackend } from '../node/tfBackend';
-import { argsOrExitCode, parseStringFlags, UsageError } from './cliArgs';
+import { argsOrExitCode, kindMixFromFlag, parseStringFlags, UsageError } from './cliArgs';
 import { drawProgress, formatDuration, progressLine, yieldToEventLoop } from './progress';
 
 const USAGE = `usage: npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--kind-mix A,C,S,E]
@@ -31,11 +31,12 @@ function positiveNumber(flag: string, raw: string | undefined, fallback: number,
 
 /** `A,C,S,E`: the corpus's shares of arithmetic, compose, search and error-prone problems. */
 function parseKindMix(raw: string): Record<Kind, number> {
-  const parts = raw.split(',').map((x) => (x.trim() === '' ? NaN : Number(x)));
-  if (parts.length !== KINDS.length || parts.some((x) => !(x >= 0) || !Number.isFinite(x)) || parts.every((x) => x === 0)) {
+  const mix = kindMixFromFlag(raw);
+  const shares = Object.values(mix);
+  if (shares.some((x) => x < 0) || shares.every((x) => x === 0)) {
     throw new UsageError(`--kind-mix needs ${KINDS.length} numbers >= 0 (${KINDS.join(',')}), not all 0, got '${raw}'`);
   }
-  return Object.fromEntries(KINDS.map((k, i) => [k, parts[i]])) as Record<Kind, number>;
+  return mix;
 }
 
 function parsePretrainArgs(argv: string[]): { config: PretrainConfig; out: string; from?: string; saveEvery: number } | 'help' {

@@ -1,0 +1,29 @@
+/** The CLI's knob flags: each mix flag sets its mix, and bad values are usage errors naming the flag. */
+import { describe, expect, it } from 'vitest';
+import { experimentFromFlags, UsageError } from '../src/cli/cliArgs';
+import { PRESETS } from '../src/core/experiment';
+
+describe('experimentFromFlags', () => {
+  it('sets the tier mix and the kind mix from their flags, leaving the preset untouched', () => {
+    const config = experimentFromFlags('classroom', { 'tier-mix': '1,0,2', 'kind-mix': '1,0,0.5,0' });
+    expect(config.tierMix).toEqual({ easy: 1, medium: 0, hard: 2 });
+    expect(config.kindMix).toEqual({ arithmetic: 1, compose: 0, search: 0.5, errorProne: 0 });
+    expect(PRESETS.classroom.kindMix).toEqual({ arithmetic: 0.4, compose: 0.25, search: 0.15, errorProne: 0.2 });
+  });
+
+  it('refuses a kind mix of the wrong length, a blank share, or shares configErrors refuses', () => {
+    const refusal = (raw: string) => {
+      try {
+        experimentFromFlags('classroom', { 'kind-mix': raw });
+      } catch (error) {
+        expect(error).toBeInstanceOf(UsageError);
+        return (error as Error).message;
+      }
+      return null;
+    };
+    expect(refusal('1,2')).toBe("--kind-mix needs 4 numbers arithmetic,compose,search,errorProne, got '1,2'");
+    expect(refusal('1,,0,0')).toBe("--kind-mix needs 4 numbers arithmetic,compose,search,errorProne, got '1,,0,0'");
+    expect(refusal('0,0,0,0')).toBe('--kind-mix: kindMix needs non-negative arithmetic, compose, search, errorProne shares that are not all 0');
+    expect(refusal('-1,0,0,1')).toMatch(/^--kind-mix: kindMix needs non-negative/);
+  });
+});
