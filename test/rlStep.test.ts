@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_BASE_CHECKPOINT } from '../src/cli/cliArgs';
 import { PRESETS, type Algorithm } from '../src/core/experiment';
+import type { Kind } from '../src/core/tasks/problem';
 import type { GPT } from '../src/core/model/gpt';
 import * as tf from '@tensorflow/tfjs-core';
 import { Random } from '../src/core/random';
@@ -48,6 +49,14 @@ afterAll(() => base.dispose());
 
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
+/** The kind of problem a prompt asks, read from its wording (the families' question forms, docs/tasks.md). */
+function kindOfPrompt(prompt: string): Kind {
+  if (/ x \d/.test(prompt)) return 'errorProne';
+  if (/multiples|digits|gcd|primes/.test(prompt)) return 'compose';
+  if (/which x|smallest n/.test(prompt)) return 'search';
+  return 'arithmetic';
+}
+
 /** The quick preset at Nmax 0, every rollout kept as a sample (so each one's reward is known). */
 async function oneStep(algorithm: Algorithm) {
   const config = { ...PRESETS.quick, algorithm, nmax: 0, seed: 1, testEvery: 1000, samplesPerStep: PRESETS.quick.promptsPerStep * PRESETS.quick.groupSize };
@@ -83,6 +92,12 @@ describe('one RL step on the shipped base model', () => {
     const { groupSize } = config;
     expect(kept.length).toBeGreaterThan(0);
     expect(record.metrics.gradNorm).toBeGreaterThan(0);
+    // The quick preset's prompts come in several kinds, and each kind's batch accuracy is the mean
+    // reward of its rollouts (every rollout is a sample here).
+    const byKind = new Map<string, number[]>();
+    for (const sample of record.samples) byKind.set(kindOfPrompt(sample.prompt), [...(byKind.get(kindOfPrompt(sample.prompt)) ?? []), sample.reward]);
+    expect(byKind.size).toBeGreaterThan(1);
+    for (const [kind, kindRewards] of byKind) expect(record.metrics.accuracyByKind![kind as Kind]).toBeCloseTo(sum(kindRewards) / kindRewards.length, 12);
     // The surrogate's first-order change: sum of advantage x change in log-probability. An update
     // on zero advantages moves nothing (0); one on the wrong rows or signs makes it negative.
     const improvement = sum(kept.map((i) => (rewards[i] - groupMean(i)) * moved[i]));
