@@ -1,9 +1,9 @@
 /**
- * The pure parts of interpreterIsolation.mjs: the heap cap written into a wasm binary, and where
- * the byte cap may cut UTF-8 output.
+ * The pure parts of interpreterIsolation.mjs: the heap cap written into a wasm binary, where the
+ * byte cap may cut UTF-8 output, and the interrupt buffer Pyodide reads.
  */
 import { describe, expect, it } from 'vitest';
-import { capWasmMemory, completeUtf8Length } from '../src/core/sandbox/interpreterIsolation.mjs';
+import { capWasmMemory, completeUtf8Length, consumingSignalView } from '../src/core/sandbox/interpreterIsolation.mjs';
 
 const PAGE = 65536;
 const HEADER = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
@@ -59,5 +59,37 @@ describe('completeUtf8Length', () => {
     expect(completeUtf8Length(bytes('a😀').subarray(0, 4))).toBe(1);
     expect(completeUtf8Length(bytes('a😀'))).toBe(5);
     expect(completeUtf8Length(new Uint8Array())).toBe(0);
+  });
+});
+
+describe('consumingSignalView', () => {
+  const SIGINT = 2;
+  /** Pyodide's check, in its two steps, with the host's store landing between them. */
+  function checkWithStoreBetween(view: { 0: number }, buffer: Int32Array): number {
+    const seen = view[0];
+    Atomics.store(buffer, 0, SIGINT);
+    (view as { 0: number })[0] = 0;
+    return seen;
+  }
+
+  it('keeps an interrupt stored between the read and the clear for the next check', () => {
+    const buffer = new Int32Array(new SharedArrayBuffer(4));
+    const view = consumingSignalView(buffer);
+    expect(checkWithStoreBetween(view, buffer)).toBe(0);
+    expect(view[0]).toBe(SIGINT);
+    expect(view[0]).toBe(0);
+    // The raw buffer, as Pyodide had it, loses the interrupt.
+    expect(checkWithStoreBetween(buffer, buffer)).toBe(0);
+    expect(buffer[0]).toBe(0);
+  });
+
+  it("reads a pending interrupt once, and works on the browser's one-byte buffer", () => {
+    const buffer = new Uint8Array(new SharedArrayBuffer(1));
+    const view = consumingSignalView(buffer);
+    expect(view[0]).toBe(0);
+    buffer[0] = SIGINT;
+    expect(view[0]).toBe(SIGINT);
+    expect(buffer[0]).toBe(0);
+    expect(view[0]).toBe(0);
   });
 });

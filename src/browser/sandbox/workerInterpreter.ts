@@ -100,7 +100,7 @@ export class WorkerInterpreter implements Interpreter {
     if (this.recycle) return diedResult('the Python worker was terminated', 0);
     const startedAt = performance.now();
     const id = ++this.nextId;
-    this.interrupt[0] = 0;
+    Atomics.store(this.interrupt, 0, 0);
     const reply = new Promise<ResultReply | null>((resolve) => (this.pending = resolve));
     const request: RunRequest = { type: 'run', id, code, maxOutputBytes: options.maxOutputBytes };
     this.port.postMessage(request);
@@ -114,7 +114,7 @@ export class WorkerInterpreter implements Interpreter {
     };
     const timeoutTimer = setTimeout(() => {
       interrupted = true;
-      this.interrupt[0] = SIGINT;
+      Atomics.store(this.interrupt, 0, SIGINT);
       graceTimer = setTimeout(kill, this.options.interruptGraceMs);
     }, options.timeoutMs);
 

@@ -4,6 +4,9 @@ export function capWasmMemory(binary: ArrayBuffer | Uint8Array, maxBytes: number
 
 export function completeUtf8Length(bytes: Uint8Array): number;
 
+/** An object whose [0] reads and clears `buffer` in one atomic step: give it to Pyodide's setInterruptBuffer. */
+export function consumingSignalView(buffer: Int32Array | Uint8Array): { readonly 0: number };
+
 export interface InstantiationHook {
   /** Calls per counted import since IsolatedRunner last cleared it. */
   counts: Map<string, number>;
