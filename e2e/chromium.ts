@@ -21,5 +21,5 @@ export function chromiumLaunchOptions(): LaunchOptions {
   };
 }
 
-/** Where `vite preview` serves the built app for the suite and the benchmark. */
-export const PREVIEW_ORIGIN = 'http://127.0.0.1:4173';
+/** Where `vite preview` serves the built app for the suite and the benchmark (E2E_PORT: two checkouts at once). */
+export const PREVIEW_ORIGIN = `http://127.0.0.1:${process.env.E2E_PORT ?? '4173'}`;
