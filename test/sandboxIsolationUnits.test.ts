@@ -65,10 +65,10 @@ describe('completeUtf8Length', () => {
 describe('consumingSignalView', () => {
   const SIGINT = 2;
   /** Pyodide's check, in its two steps, with the host's store landing between them. */
-  function checkWithStoreBetween(view: { 0: number }, buffer: Int32Array): number {
+  function checkWithStoreBetween(view: { [index: number]: number }, buffer: Int32Array): number {
     const seen = view[0];
     Atomics.store(buffer, 0, SIGINT);
-    (view as { 0: number })[0] = 0;
+    view[0] = 0;
     return seen;
   }
 
