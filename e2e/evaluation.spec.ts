@@ -16,7 +16,7 @@ const ONE_STEP = 'steps=1&promptsPerStep=2&groupSize=2&minibatchSize=4&maxRespon
 const WORK_TIMEOUT = 180_000;
 const REPORT_KEYS = ['blocks', 'checkpoint', 'format', 'k', 'maxOutputChars', 'maxResponseTokens', 'problems', 'seed', 'temperature', 'topP', 'wallSeconds'];
 const COLUMNS = [
-  'Nmax', 'pass@1', '± s.e.', 'easy', 'medium', 'hard', 'arithmetic', 'compose', 'search', 'error-prone', 'codeRatio', 'codeLines', 'correctCodeCount',
+  'Nmax', 'pass@1', '± s.e.', 'easy', 'medium', 'hard', 'arithmetic', 'compose', 'search', 'error-prone', 'multi-step', 'codeRatio', 'codeLines', 'correctCodeCount',
   'codePassRate', 'invocationPosition', 'callsPerResponse', 'singleCallShare', 'selfCorrections', 'selfCorrectionShare',
 ];
 
@@ -71,10 +71,10 @@ test('pass@1 of the loaded run: fields checked, progress, a row per Nmax, the CL
   await panel.getByTestId('evaluation-download').click();
   const report = JSON.parse(readFileSync((await (await download).path())!, 'utf8'));
   expect(Object.keys(report).sort()).toEqual(REPORT_KEYS);
-  expect(report).toMatchObject({ format: 'zerotir', problems: 384, k: 1, temperature: 1, topP: 0.7, seed: 0, maxResponseTokens: 24 });
+  expect(report).toMatchObject({ format: 'zerotir', problems: 464, k: 1, temperature: 1, topP: 0.7, seed: 0, maxResponseTokens: 24 });
   expect(report.checkpoint).toMatch(/@ step 1$/);
-  expect(report.blocks.map((b: { nmax: number; samples: number }) => [b.nmax, b.samples])).toEqual([[0, 384], [1, 384]]);
-  expect(report.blocks[0].callsHistogram).toEqual([384]);
+  expect(report.blocks.map((b: { nmax: number; samples: number }) => [b.nmax, b.samples])).toEqual([[0, 464], [1, 464]]);
+  expect(report.blocks[0].callsHistogram).toEqual([464]);
 
   // The result is stored with the run.
   await page.reload();

@@ -150,7 +150,7 @@ describe('validateCorpusRecipe', () => {
 });
 
 describe('the corpus with every kind of problem', () => {
-  const MIXED: CorpusRecipe = { ...DEFAULT_CORPUS_RECIPE, toolPrior: 0.1, kindMix: { arithmetic: 0.5, compose: 0.2, search: 0.12, errorProne: 0.18 } };
+  const MIXED: CorpusRecipe = { ...DEFAULT_CORPUS_RECIPE, toolPrior: 0.1, kindMix: { arithmetic: 0.4, compose: 0.12, search: 0.08, errorProne: 0.1, multiStep: 0.3 } };
   const MIXED_DOCS = documents(21, 4000, MIXED);
   const CELL = /```python\n([\s\S]*?)\n```\n```output\n([\s\S]*?)\n```/g;
   const sandbox = createNodeSandbox({ size: 1 });
@@ -163,7 +163,7 @@ describe('the corpus with every kind of problem', () => {
     }
   });
 
-  it('still never shows the full loop, and has repair and guess-check sessions of two cells', () => {
+  it('still never shows the full loop, and has repair, guess-check and digit-sum sessions of two cells', () => {
     for (const doc of MIXED_DOCS) {
       if (doc.startsWith('Q:')) expect(doc).not.toContain('```output');
       else expect(doc).not.toContain('Q:');
@@ -173,6 +173,10 @@ describe('the corpus with every kind of problem', () => {
     expect(twoCells.some((d) => d.includes('NameError'))).toBe(true);
     expect(twoCells.some((d) => d.includes('Too small.'))).toBe(true);
     expect(twoCells.some((d) => d.includes('Not above'))).toBe(true);
+    // Digit-sum sessions: the second cell adds up the digits the first one printed, copied.
+    const chains = twoCells.map((d) => [...d.matchAll(CELL)]).filter(([, second]) => /^print\(\d(\+\d)+\)$/.test(second[1]));
+    expect(chains.length).toBeGreaterThan(100);
+    for (const [first, second] of chains) expect(second[1]).toBe(`print(${[...first[2]].join('+')})`);
   });
 
   it('gives an error-prone question no tool answer, and compose and search questions their solution at the tool prior', () => {

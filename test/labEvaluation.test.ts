@@ -54,7 +54,7 @@ function testSetSandbox(): PythonSandbox & { runs: number } {
 /**
  * On each evaluation problem: a `<code>` block with the problem's solution, then the number the
  * interpreter printed, plus one on hard problems; -1 when nothing ran (Nmax 0). So at Nmax >= 1 the
- * 16 easy and 16 medium problems are right and the 352 hard ones wrong (pass@1 32/384); at Nmax 0
+ * 16 easy and 16 medium problems are right and the 432 hard ones wrong (pass@1 32/464); at Nmax 0
  * nothing is right.
  */
 function scriptedRetoolModel(): GPT {
@@ -135,19 +135,19 @@ describe('passAtOneReport', () => {
     const meta = { kind: 'sft', sft: { format: 'retool' } };
     const events: LabEvent[] = [];
     const before = tf.memory().numTensors;
-    // The test set (128 problems) keeps a scripted policy's decoding short; the default set is evalSet's 384.
+    // The test set (144 problems) keeps a scripted policy's decoding short; the default set is evalSet's 464.
     const report = (await passAtOneReport(scriptedRetoolModel(), meta, { ...settings, label: 'scripted' }, hooksFor(testSetSandbox(), events), testSet()))!;
     expect(tf.memory().numTensors).toBe(before);
     expect(Object.keys(report).sort()).toEqual(REPORT_KEYS);
     expect(report).toMatchObject({
-      checkpoint: 'scripted', format: 'retool', problems: 128, k: 4, temperature: 1, topP: 0.7, seed: 3,
+      checkpoint: 'scripted', format: 'retool', problems: 144, k: 4, temperature: 1, topP: 0.7, seed: 3,
       maxResponseTokens: PRESETS.classroom.maxResponseTokens, maxOutputChars: 64,
     });
     expect(report.blocks.map((b) => Object.keys(b).sort())).toEqual([BLOCK_KEYS, BLOCK_KEYS]);
     const [none, one] = report.blocks;
-    expect(none).toMatchObject({ nmax: 0, samples: 512, 'pass@1': 0, codeRatio: 1, callsPerResponse: 0, correctCodeCount: 0 });
-    expect(one).toMatchObject({ nmax: 1, samples: 512, 'pass@1': 0.25, byTier: { easy: 1, medium: 1, hard: 0 }, correctCodeCount: 512, singleCallShare: 1 });
-    expect(one.byKind).toEqual({ arithmetic: 0.5, compose: 0, search: 0, errorProne: 0 });
+    expect(none).toMatchObject({ nmax: 0, samples: 576, 'pass@1': 0, codeRatio: 1, callsPerResponse: 0, correctCodeCount: 0 });
+    expect(one).toMatchObject({ nmax: 1, samples: 576, 'pass@1': 32 / 144, byTier: { easy: 1, medium: 1, hard: 0 }, correctCodeCount: 576, singleCallShare: 1 });
+    expect(one.byKind).toEqual({ arithmetic: 0.5, compose: 0, search: 0, errorProne: 0, multiStep: 0 });
 
     const engine = await evaluatePassAtOne(scriptedRetoolModel(), testSet(), {
       ...settings,
@@ -157,12 +157,12 @@ describe('passAtOneReport', () => {
     });
     expect(report.blocks).toEqual(engine);
 
-    // k 4: 16 problems (64 answers) a chunk, 8 chunks per Nmax, 16 in all, after a 0 of 16.
+    // k 4: 16 problems (64 answers) a chunk, 9 chunks per Nmax of the 144, 18 in all, after a 0 of 18.
     const progress = progressOf(events);
-    expect(progress.map((e) => [e.task, e.done, e.total])).toEqual(Array.from({ length: 17 }, (_, i) => ['evaluate', i, 16]));
+    expect(progress.map((e) => [e.task, e.done, e.total])).toEqual(Array.from({ length: 19 }, (_, i) => ['evaluate', i, 18]));
     expect(progress[0].etaSeconds).toBeNull();
     expect(progress.slice(1).every((e) => e.etaSeconds !== null && e.etaSeconds >= 0)).toBe(true);
-    expect(progress.at(-1)).toMatchObject({ etaSeconds: 0, detail: 'Nmax 1: 128/128 problems' });
+    expect(progress.at(-1)).toMatchObject({ etaSeconds: 0, detail: 'Nmax 1: 144/144 problems' });
   });
 
   it('stops between chunks when asked, with nothing leaked', async () => {
@@ -190,17 +190,17 @@ describe('LabSession.evaluatePassAtOne', () => {
     expect(tf.memory().numTensors).toBe(tensorsBefore);
     expect(Object.keys(report).sort()).toEqual(REPORT_KEYS);
     // The limits are the checkpoint's run config's, not the classroom's.
-    expect(report).toMatchObject({ checkpoint: 'tiny @3', format: 'retool', problems: 384, k: 1, maxResponseTokens: 12, maxOutputChars: 16 });
-    expect(report.blocks.map((b) => [b.nmax, b.samples, Object.keys(b).sort()])).toEqual([[0, 384, BLOCK_KEYS], [1, 384, BLOCK_KEYS]]);
+    expect(report).toMatchObject({ checkpoint: 'tiny @3', format: 'retool', problems: 464, k: 1, maxResponseTokens: 12, maxOutputChars: 16 });
+    expect(report.blocks.map((b) => [b.nmax, b.samples, Object.keys(b).sort()])).toEqual([[0, 464, BLOCK_KEYS], [1, 464, BLOCK_KEYS]]);
     for (const block of report.blocks) {
       expect(block['pass@1']).toBeGreaterThanOrEqual(0);
       expect(block['pass@1']).toBeLessThanOrEqual(1);
-      expect(block.callsHistogram.reduce((a, b) => a + b, 0)).toBe(384);
+      expect(block.callsHistogram.reduce((a, b) => a + b, 0)).toBe(464);
     }
     const progress = progressOf(events);
-    // k 1: 64 problems a chunk, 6 chunks per Nmax of the 384, 12 in all.
-    expect(progress.map((e) => e.done)).toEqual(Array.from({ length: 13 }, (_, i) => i));
-    expect(new Set(progress.map((e) => e.total))).toEqual(new Set([12]));
+    // k 1: 64 problems a chunk, 8 chunks per Nmax of the 464 (the last of 16), 16 in all.
+    expect(progress.map((e) => e.done)).toEqual(Array.from({ length: 17 }, (_, i) => i));
+    expect(new Set(progress.map((e) => e.total))).toEqual(new Set([16]));
 
     const runAfter = await session.saveCheckpoint();
     expect(Buffer.from(runAfter.weights).equals(Buffer.from(runBefore.weights))).toBe(true);

@@ -1,4 +1,4 @@
-/** A config saved before kindMix and dualClip existed loads with the values that reproduce its run. */
+/** A config saved before kindMix, its multiStep share, or dualClip existed loads with the values that reproduce its run. */
 import { describe, expect, it } from 'vitest';
 import { configErrors, PRESETS, withSavedConfigDefaults, type ExperimentConfig } from '../src/core/experiment';
 import { checkTrainerStateJson } from '../src/core/rl/trainerState';
@@ -14,10 +14,19 @@ describe('withSavedConfigDefaults', () => {
     expect(Object.keys(configErrors(old)).sort()).toEqual(['dualClip', 'kindMix']);
     const upgraded = withSavedConfigDefaults(old);
     expect(configErrors(upgraded)).toEqual({});
-    expect(upgraded.kindMix).toEqual({ arithmetic: 1, compose: 0, search: 0, errorProne: 0 });
+    expect(upgraded.kindMix).toEqual({ arithmetic: 1, compose: 0, search: 0, errorProne: 0, multiStep: 0 });
     expect(upgraded.dualClip).toBe(0);
     expect(withSavedConfigDefaults(PRESETS.classroom)).toEqual(PRESETS.classroom);
     expect(withSavedConfigDefaults(null)).toBeNull();
+  });
+
+  it('gives a kind mix saved before the multiStep kind a share of 0 for it, and keeps the other shares', () => {
+    const { multiStep: _multiStep, ...fourKinds } = PRESETS.classroom.kindMix;
+    const old = { ...PRESETS.classroom, kindMix: fourKinds } as ExperimentConfig;
+    expect(Object.keys(configErrors(old))).toEqual(['kindMix']);
+    const upgraded = withSavedConfigDefaults(old);
+    expect(upgraded.kindMix).toEqual({ ...fourKinds, multiStep: 0 });
+    expect(configErrors(upgraded)).toEqual({});
   });
 
   it('is applied where a saved trainer state is read', () => {
@@ -28,7 +37,7 @@ describe('withSavedConfigDefaults', () => {
       reference: { fingerprint: 'f', source: 's' },
       optimizer: { iterations: 3, accBeta1: 0.729, accBeta2: 0.997 },
     });
-    expect(read.config.kindMix).toEqual({ arithmetic: 1, compose: 0, search: 0, errorProne: 0 });
+    expect(read.config.kindMix).toEqual({ arithmetic: 1, compose: 0, search: 0, errorProne: 0, multiStep: 0 });
     expect(read.config.dualClip).toBe(0);
   });
 });

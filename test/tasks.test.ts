@@ -3,6 +3,7 @@ import { NUMERIC_BOUNDS } from '../src/core/experiment';
 import { BASE_MODEL_CONFIG } from '../src/core/model/config';
 import { Random } from '../src/core/random';
 import { ARITHMETIC_FAMILIES, type ArithmeticFamilyName } from '../src/core/tasks/arithmeticFamilies';
+import { firstStepExpression, firstStepValue } from '../src/core/tasks/multiStepFamilies';
 import { FAMILIES, KIND_FAMILIES, TIER_FAMILIES } from '../src/core/tasks/families';
 import { KINDS, TIERS, type Kind, type Problem, type Tier } from '../src/core/tasks/problem';
 import { formatPrompt } from '../src/core/tasks/prompt';
@@ -62,6 +63,8 @@ describe('families', () => {
       smallestProduct: /^what is the smallest n with n\*\(n\+1\) > \d+\?$/,
       timesProduct: /^what is [1-9]\d\d x [1-9]\d\?$/,
       timesProductPlus: /^what is [1-9]\d\d x [1-9]\d \+ [1-9]\d?\?$/,
+      productDigitSum: /^what is the digit sum of [1-9]\d\d\*[1-9]\d\?$/,
+      sumDigitSum: /^what is the digit sum of [1-9]\d{3}\+[1-9]\d{3}\?$/,
     };
     expect(Object.keys(shapes).sort()).toEqual(KINDS.filter((k) => k !== 'arithmetic').flatMap((k) => KIND_FAMILIES[k]).sort());
     for (const kind of KINDS.filter((k) => k !== 'arithmetic')) {
@@ -93,7 +96,15 @@ describe('families', () => {
       const [a, b, term] = t.question.match(/\d+/g)!.map(Number);
       expect(t.answer).toBe(a * b + term);
       expect(t.solution).toBe(`print(${a}*${b}+${term})`);
+      const d = FAMILIES.productDigitSum(rng);
+      const [x, y] = d.question.match(/\d+/g)!.map(Number);
+      expect(firstStepExpression(d)).toBe(`${x}*${y}`);
+      expect(firstStepValue(d)).toBe(x * y);
+      expect(d.answer).toBe(String(x * y).split('').reduce((sum, digit) => sum + Number(digit), 0));
+      expect(firstStepValue(FAMILIES.sumDigitSum(rng))).toBeGreaterThanOrEqual(2000);
     }
+    expect(FAMILIES.productDigitSum(new Random(1)).answer).toBeLessThanOrEqual(9 * 6);
+    expect(() => firstStepExpression({ question: 'what is 2+2?' })).toThrow(/not a multi-step question/);
     expect(FAMILIES.primesBelow(new Random(1)).answer).toBeGreaterThan(0);
   });
 
@@ -159,7 +170,7 @@ describe('pickWeighted', () => {
 describe('test set', () => {
   it('is fixed: 16 easy, 16 medium, 32 hard arithmetic, then 8 of each other family, unique, identical on every call', () => {
     const set = testSet();
-    expect(set).toHaveLength(128);
+    expect(set).toHaveLength(144);
     const arithmeticSet = set.slice(0, 64);
     expect(arithmeticSet.every((p) => p.kind === 'arithmetic')).toBe(true);
     const count = (tier: Tier) => arithmeticSet.filter((p) => p.tier === tier).length;
@@ -168,7 +179,7 @@ describe('test set', () => {
     for (const family of KINDS.filter((k) => k !== 'arithmetic').flatMap((k) => KIND_FAMILIES[k])) {
       expect(set.filter((p) => p.family === family)).toHaveLength(8);
     }
-    expect(new Set(set.map((p) => p.id)).size).toBe(128);
+    expect(new Set(set.map((p) => p.id)).size).toBe(144);
     expect(testSet()).toEqual(set);
     expect(set.every((p) => isHeldOut(p))).toBe(true);
     // Pinned: a changed generator or seed would silently change what every run is measured on.
@@ -182,14 +193,14 @@ describe('test set', () => {
     expect(() => {
       (set[0] as { answer: number }).answer = -1;
     }).toThrow();
-    expect(testSet()).toHaveLength(128);
+    expect(testSet()).toHaveLength(144);
   });
 
   it('the evaluation set is the test set plus 32 more of each non-arithmetic family, all held out', () => {
     const evaluation = evalSet();
-    expect(evaluation).toHaveLength(384);
-    expect(evaluation.slice(0, 128)).toEqual(testSet());
-    expect(new Set(evaluation.map((p) => p.id)).size).toBe(384);
+    expect(evaluation).toHaveLength(464);
+    expect(evaluation.slice(0, 144)).toEqual(testSet());
+    expect(new Set(evaluation.map((p) => p.id)).size).toBe(464);
     for (const family of KIND_FAMILIES.search) expect(evaluation.filter((p) => p.family === family)).toHaveLength(40);
     expect(evaluation.every((p) => isHeldOut(p))).toBe(true);
   });
@@ -215,13 +226,13 @@ describe('trainProblem', () => {
   });
 
   it('never returns a held-out problem of any tier or kind', () => {
-    for (const p of draw(7, 20000, { easy: 1, medium: 1, hard: 1 }, { arithmetic: 1, compose: 1, search: 1, errorProne: 1 })) {
+    for (const p of draw(7, 20000, { easy: 1, medium: 1, hard: 1 }, { arithmetic: 1, compose: 1, search: 1, errorProne: 1, multiStep: 1 })) {
       expect(isHeldOut(p)).toBe(false);
     }
   });
 
   it('follows the kind mix, and an arithmetic-only mix draws exactly what it drew before the kinds existed', () => {
-    const problems = draw(14, 4000, { easy: 1, medium: 1, hard: 1 }, { arithmetic: 2, compose: 1, search: 0, errorProne: 1 });
+    const problems = draw(14, 4000, { easy: 1, medium: 1, hard: 1 }, { arithmetic: 2, compose: 1, search: 0, errorProne: 1, multiStep: 0 });
     const count = (kind: Kind) => problems.filter((p) => p.kind === kind).length;
     // expected compose 4000 * 1/4 = 1000, sd = sqrt(4000 * 0.25 * 0.75) = 27.4
     expect(Math.abs(count('compose') - 1000)).toBeLessThan(110);
@@ -242,7 +253,7 @@ describe('trainProblem', () => {
 
   it('refuses a mix with no weight', () => {
     expect(() => trainProblem(new Random(1), { tierMix: { easy: 0, medium: 0, hard: 0 }, kindMix: ARITHMETIC_ONLY })).toThrow(/sum to zero/);
-    expect(() => trainProblem(new Random(1), { tierMix: ONLY_EASY, kindMix: { arithmetic: 0, compose: 0, search: 0, errorProne: 0 } })).toThrow(/sum to zero/);
+    expect(() => trainProblem(new Random(1), { tierMix: ONLY_EASY, kindMix: { arithmetic: 0, compose: 0, search: 0, errorProne: 0, multiStep: 0 } })).toThrow(/sum to zero/);
   });
 });
 
@@ -257,7 +268,7 @@ describe('formatPrompt', () => {
 describe('prompt lengths', () => {
   it('leave the longest response the knobs allow inside the base model\'s context', () => {
     const rng = new Random(15);
-    const mix = { tierMix: { easy: 1, medium: 1, hard: 1 }, kindMix: { arithmetic: 1, compose: 1, search: 1, errorProne: 1 } };
+    const mix = { tierMix: { easy: 1, medium: 1, hard: 1 }, kindMix: { arithmetic: 1, compose: 1, search: 1, errorProne: 1, multiStep: 1 } };
     const problems = [...evalSet(), ...Array.from({ length: 5000 }, () => trainProblem(rng, mix))];
     const longest = Math.max(...problems.map((p) => formatPrompt(p).length));
     // +1: the BOS token before the prompt.

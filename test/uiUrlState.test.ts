@@ -37,7 +37,7 @@ describe('URL state', () => {
     expect(params.get('nmax')).toBe('2');
     expect(params.get('learningRate')).toBe('0.00003');
     expect(params.get('tierMix')).toBe('0.25,0.25,0.5');
-    expect(params.get('kindMix')).toBe('0.4,0.25,0.15,0.2');
+    expect(params.get('kindMix')).toBe('0.35,0.2,0.1,0.15,0.2');
     expect(params.get('sweep')).toBe('0,1,2,4');
     // Defaults of the page-level flags are left out.
     expect(params.has('backend')).toBe(false);
@@ -84,6 +84,13 @@ describe('URL state', () => {
       "unknown backend 'tpu' (kept auto)",
       'sweep=1,x is not a list of Nmax values (whole numbers 0-16)',
     ]);
+  });
+
+  it('reads a kind mix of four shares, from a link made before the multi-step kind, as none of that kind', () => {
+    const parsed = parseLabUrl('', '#kindMix=1,0,0.5,0');
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.state.config.kindMix).toEqual({ arithmetic: 1, compose: 0, search: 0.5, errorProne: 0, multiStep: 0 });
+    expect(parseLabUrl('', '#kindMix=1,0,0').problems).toEqual(['kindMix=1,0,0 needs 5 numbers: arithmetic,compose,search,errorProne,multiStep']);
   });
 
   it('keeps an out-of-range number, for the field to refuse with its message', () => {

@@ -75,7 +75,7 @@ export function withKnobFlags(base: ExperimentConfig, flags: Record<string, stri
   return config;
 }
 
-/** `--kind-mix A,C,S,E` as a kind mix; its shares' bounds are for the caller's validation to judge. */
+/** `--kind-mix A,C,S,E,M` as a kind mix; its shares' bounds are for the caller's validation to judge. */
 export function kindMixFromFlag(raw: string): Record<Kind, number> {
   const parts = raw.split(',').map((x) => (x.trim() === '' ? NaN : Number(x)));
   if (parts.length !== KINDS.length || parts.some((p) => !Number.isFinite(p))) {
@@ -92,7 +92,7 @@ export function knobUsage(): string {
       '  --format zerotir|retool',
       '  --kl-estimator k1|k3',
       '  --tier-mix E,M,H             shares of easy, medium, hard arithmetic prompts',
-      '  --kind-mix A,C,S,E           shares of arithmetic, compose, search, error-prone prompts',
+      '  --kind-mix A,C,S,E,M        shares of arithmetic, compose, search, error-prone, multi-step prompts',
     ])
     .join('\n');
 }

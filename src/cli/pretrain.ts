@@ -1,5 +1,5 @@
 /**
- * npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--kind-mix A,C,S,E] [--batch-size N] [--row-length N] [--lr X]
+ * npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--kind-mix A,C,S,E,M] [--batch-size N] [--row-length N] [--lr X]
  *
  * Pretrains the base model on the synthetic corpus (no tool-use transcripts) and writes a
  * checkpoint whose meta holds the model config, the corpus recipe, the pretraining config and
@@ -16,7 +16,7 @@ import { useNodeBackend } from '../node/tfBackend';
 import { argsOrExitCode, kindMixFromFlag, parseStringFlags, UsageError } from './cliArgs';
 import { drawProgress, formatDuration, progressLine, yieldToEventLoop } from './progress';
 
-const USAGE = `usage: npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--kind-mix A,C,S,E]
+const USAGE = `usage: npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--kind-mix A,C,S,E,M]
                            [--batch-size N] [--row-length N] [--lr X] [--save-every N] [--from CHECKPOINT_DIR]
 defaults: ${JSON.stringify({ ...BASE_PRETRAIN_CONFIG, recipe: undefined })}, out runs/base (the shipped model in public/models/base took three stages: see its RECIPE.md)`;
 
@@ -29,7 +29,7 @@ function positiveNumber(flag: string, raw: string | undefined, fallback: number,
   return value;
 }
 
-/** `A,C,S,E`: the corpus's shares of arithmetic, compose, search and error-prone problems. */
+/** `A,C,S,E,M`: the corpus's shares of arithmetic, compose, search, error-prone and multi-step problems. */
 function parseKindMix(raw: string): Record<Kind, number> {
   const mix = kindMixFromFlag(raw);
   const shares = Object.values(mix);

@@ -97,7 +97,7 @@ const CLASSROOM: ExperimentConfig = {
   gradClip: 1,
   tierMix: { easy: 0.25, medium: 0.25, hard: 0.5 },
   // Families that adopt code at different steps make the curves rise gradually (issue 11).
-  kindMix: { arithmetic: 0.4, compose: 0.25, search: 0.15, errorProne: 0.2 },
+  kindMix: { arithmetic: 0.35, compose: 0.2, search: 0.1, errorProne: 0.15, multiStep: 0.2 },
   testEvery: 10,
   samplesPerStep: 4,
   sandboxTimeoutMs: 2000,
@@ -156,13 +156,15 @@ export function sandboxRunOptions(limits: Pick<ExperimentConfig, 'sandboxTimeout
 
 /**
  * A config saved before a knob existed, given the value that reproduces what its run did: kindMix
- * arithmetic only (the other kinds did not exist), dualClip 0 (there was no dual clip). Every
- * other field is left as saved, for configErrors to judge. Not an object: returned as it is.
+ * arithmetic only (the other kinds did not exist), a multiStep share of 0 in a kindMix saved
+ * before that kind, dualClip 0 (there was no dual clip). Every other field is left as saved, for
+ * configErrors to judge. Not an object: returned as it is.
  */
 export function withSavedConfigDefaults<T>(config: T): T {
   if (typeof config !== 'object' || config === null) return config;
   const saved = config as Partial<ExperimentConfig>;
-  return { ...config, kindMix: saved.kindMix ?? { ...ARITHMETIC_ONLY }, dualClip: saved.dualClip ?? 0 };
+  const kindMix = typeof saved.kindMix === 'object' && saved.kindMix !== null ? { multiStep: 0, ...(saved.kindMix as Partial<ExperimentConfig['kindMix']>) } : (saved.kindMix ?? { ...ARITHMETIC_ONLY });
+  return { ...config, kindMix, dualClip: saved.dualClip ?? 0 };
 }
 
 /** Problems with a config, one message per offending field (empty when valid). */

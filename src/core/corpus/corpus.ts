@@ -19,7 +19,7 @@ export interface CorpusRecipe {
   proseShare: number;
   /** Relative weights of the tiers of arithmetic in Q/A documents and notebook snippets. */
   tierMix: Record<Tier, number>;
-  /** Relative weights of the kinds of problem; a recipe saved before kinds existed reads as arithmetic only. */
+  /** Relative weights of the kinds of problem; a recipe saved before kinds existed reads as arithmetic only, before multiStep as none of it. */
   kindMix: Record<Kind, number>;
 }
 
@@ -58,8 +58,9 @@ export function validateCorpusRecipe(x: unknown): CorpusRecipe {
     if (!isWeight(mix[tier])) throw new Error(`corpus recipe tierMix.${tier} must be a number >= 0, got ${String(mix[tier])}`);
   }
   if (TIERS.every((tier) => mix[tier] === 0)) throw new Error('corpus recipe tierMix sums to zero');
-  const kinds = (r.kindMix ?? ARITHMETIC_ONLY) as Record<string, unknown>;
-  if (typeof kinds !== 'object' || kinds === null) throw new Error('corpus recipe kindMix must be an object');
+  const saved = (r.kindMix ?? ARITHMETIC_ONLY) as Record<string, unknown>;
+  if (typeof saved !== 'object' || saved === null) throw new Error('corpus recipe kindMix must be an object');
+  const kinds: Record<string, unknown> = { multiStep: 0, ...saved }; // a recipe saved before that kind read none of it
   for (const kind of KINDS) {
     if (!isWeight(kinds[kind])) throw new Error(`corpus recipe kindMix.${kind} must be a number >= 0, got ${String(kinds[kind])}`);
   }

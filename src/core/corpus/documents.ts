@@ -5,7 +5,8 @@
 import type { Random } from '../random';
 import { formatPrompt } from '../tasks/prompt';
 import type { Problem } from '../tasks/problem';
-import { guessCheckSession, importRepairSession, timesRepairSession, VALUE_SENTENCES } from './notebookSessions';
+import { firstStepExpression } from '../tasks/multiStepFamilies';
+import { digitSumChainSession, guessCheckSession, importRepairSession, timesRepairSession, VALUE_SENTENCES } from './notebookSessions';
 import { builtinSnippet, expressionSnippet } from './pythonSnippets';
 
 /** A question with its correct answer, sometimes after a short line of working. */
@@ -19,10 +20,11 @@ export function qaDocument(rng: Random, p: Problem): string {
 
 /**
  * A question whose answer starts with a python block, then the answer line: no output block (the
- * environment's part). The block is the problem's solution (an arithmetic one in either form).
+ * environment's part). The block is the problem's solution (an arithmetic one in either form), or
+ * for a multi-step question its first step only: the second is the notebooks' digit-sum cell.
  */
 export function toolQaDocument(rng: Random, p: Problem): string {
-  const code = p.expression === undefined ? p.solution : expressionSnippet(rng, p).code;
+  const code = p.kind === 'multiStep' ? `print(${firstStepExpression(p)})` : p.expression === undefined ? p.solution : expressionSnippet(rng, p).code;
   return `${formatPrompt(p)} \`\`\`python\n${code}\n\`\`\`\nAnswer: ${p.answer}`;
 }
 
@@ -31,11 +33,13 @@ const NOTEBOOK_INTROS = ['Let us compute it.', 'A quick check in Python:', 'We c
 /**
  * A python block, its output block exactly as the environment writes it, and a sentence that uses
  * the value (sometimes as an answer line); sometimes after a line of prose. Never a question. An
- * error-prone problem's notebook is a session whose first cell raises and second cell fixes it; a
- * gcd's is such a session half the time, a search problem's a guess checked and adjusted half the time.
+ * error-prone problem's notebook is a session whose first cell raises and second cell fixes it, a
+ * multi-step problem's one whose second cell adds up the digits the first printed; a gcd's is a
+ * repair session half the time, a search problem's a guess checked and adjusted half the time.
  */
 export function notebookDocument(rng: Random, p: Problem): string {
   if (p.kind === 'errorProne') return timesRepairSession(rng, p);
+  if (p.kind === 'multiStep') return digitSumChainSession(rng, p);
   if (p.family === 'gcd' && rng.next() < 0.5) return importRepairSession(rng, p);
   if (p.kind === 'search' && rng.next() < 0.5) return guessCheckSession(rng, p);
   const snippet = p.expression === undefined ? { code: p.solution, output: String(p.answer) } : rng.next() < 0.8 ? expressionSnippet(rng, p) : builtinSnippet(rng);

@@ -1,12 +1,13 @@
 /**
  * Notebook sessions of two cells: the priors for more than one call. A cell that raises is followed
- * by a fixed cell (the error shown exactly as the environment writes it), and a cell that checks a
- * guess is followed by one that adjusts it. Like every notebook, a session has no question, so no
+ * by a fixed cell (the error shown exactly as the environment writes it), a cell that checks a
+ * guess is followed by one that adjusts it, and a printed value's digits are added up in the next. Like every notebook, a session has no question, so no
  * document shows the whole loop (question, code, output, answer).
  */
 import { formatToolOutput } from '../env/episode';
 import type { RunResult } from '../sandbox/protocol';
 import type { Random } from '../random';
+import { firstStepExpression, firstStepValue } from '../tasks/multiStepFamilies';
 import type { Problem } from '../tasks/problem';
 
 /** The tool output cap of the presets: an error line is cut here, as the environment cuts it. */
@@ -51,6 +52,19 @@ export function guessCheckSession(rng: Random, p: Problem): string {
   const bound = Number(/> (\d+)\?$/.exec(p.question)![1]);
   const product = (n: number) => `${n}*${n + 1}`;
   return `${cell(`print(${product(guess)})`, String(guess * (guess + 1)))}Not above ${bound} yet.\n${cell(`print(${product(p.answer)})`, String(p.answer * (p.answer + 1)))}So n is ${p.answer}.`;
+}
+
+const DIGIT_SUM_INTROS = ['Now the digit sum:', 'Add up its digits.', 'Sum of the digits:', 'Then the digits:', ''];
+
+/**
+ * A value printed, then its digits added up in a second cell, copied from the output
+ * (`print(1+0+0+6+3)`): the prior for a second call that uses the first one's result.
+ */
+export function digitSumChainSession(rng: Random, p: Problem): string {
+  const value = String(firstStepValue(p));
+  const first = cell(`print(${firstStepExpression(p)})`, value);
+  const second = cell(`print(${[...value].join('+')})`, String(p.answer));
+  return `${first}${line(rng.pick(DIGIT_SUM_INTROS))}${second}${rng.pick(VALUE_SENTENCES).replace('V', String(p.answer))}`;
 }
 
 // 'Answer: V' is the answer-line habit a notebook may close with. Measured: without it, the base

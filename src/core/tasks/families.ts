@@ -6,6 +6,7 @@
 import { ARITHMETIC_FAMILIES } from './arithmeticFamilies';
 import { COMPOSE_FAMILIES } from './composeFamilies';
 import { ERROR_PRONE_FAMILIES } from './errorProneFamilies';
+import { MULTI_STEP_FAMILIES } from './multiStepFamilies';
 import type { Kind, ProblemGenerator } from './problem';
 import { SEARCH_FAMILIES } from './searchFamilies';
 
@@ -14,6 +15,7 @@ export const FAMILIES = {
   ...COMPOSE_FAMILIES,
   ...SEARCH_FAMILIES,
   ...ERROR_PRONE_FAMILIES,
+  ...MULTI_STEP_FAMILIES,
 } satisfies Record<string, ProblemGenerator>;
 
 export type FamilyName = keyof typeof FAMILIES;
@@ -31,6 +33,7 @@ export const KIND_FAMILIES: Record<Kind, readonly FamilyName[]> = {
   compose: names(COMPOSE_FAMILIES),
   search: names(SEARCH_FAMILIES),
   errorProne: names(ERROR_PRONE_FAMILIES),
+  multiStep: names(MULTI_STEP_FAMILIES),
 };
 
 export { TIER_FAMILIES } from './arithmeticFamilies';

@@ -2,17 +2,18 @@
  * One question with an exact integer answer. Arithmetic questions are `what is <expression>?`, with
  * `expression` valid Python the model can copy into `print(...)`; the other kinds name a computation
  * that code must express (compose), an answer found by checking candidates (search), or an
- * expression written so that copying it into Python raises an error (errorProne).
+ * expression written so that copying it into Python raises an error (errorProne), or a second
+ * step on the first one's result (multiStep).
  */
 export type Tier = 'easy' | 'medium' | 'hard';
 
 /** Tiers in a fixed order, so every loop over them draws random numbers in the same order. */
 export const TIERS: readonly Tier[] = ['easy', 'medium', 'hard'];
 
-export type Kind = 'arithmetic' | 'compose' | 'search' | 'errorProne';
+export type Kind = 'arithmetic' | 'compose' | 'search' | 'errorProne' | 'multiStep';
 
-/** Kinds in a fixed order (draws, tables, CSV columns). */
-export const KINDS: readonly Kind[] = ['arithmetic', 'compose', 'search', 'errorProne'];
+/** Kinds in a fixed order (draws, tables, CSV columns); a new kind goes last, so older draws stay. */
+export const KINDS: readonly Kind[] = ['arithmetic', 'compose', 'search', 'errorProne', 'multiStep'];
 
 export interface Problem {
   /** `family:expression` for arithmetic, `family:question` otherwise; unique per question. */

@@ -27,7 +27,7 @@ export interface ProblemMix {
 }
 
 /** Arithmetic only: the problems every run drew before the other kinds existed. */
-export const ARITHMETIC_ONLY: Record<Kind, number> = { arithmetic: 1, compose: 0, search: 0, errorProne: 0 };
+export const ARITHMETIC_ONLY: Record<Kind, number> = { arithmetic: 1, compose: 0, search: 0, errorProne: 0, multiStep: 0 };
 
 /**
  * Families whose two operands share a range, so `b+a` is a problem of the family whenever `a+b` is.

@@ -77,6 +77,7 @@ export const KIND_LABELS: [keyof ExperimentConfig['kindMix'], string][] = [
   ['compose', 'compose'],
   ['search', 'search'],
   ['errorProne', 'error-prone'],
+  ['multiStep', 'multi-step'],
 ];
 
 export const TIER_KEYS = ['easy', 'medium', 'hard'] as const satisfies readonly (keyof ExperimentConfig['tierMix'])[];

@@ -148,7 +148,9 @@ function applyProperty(config: ExperimentConfig, property: ConfigProperty, raw: 
     if (shares === null || shares.length !== TIERS.length) problems.push(`tierMix=${raw} needs three numbers: easy,medium,hard`);
     else config.tierMix = { easy: shares[0], medium: shares[1], hard: shares[2] };
   } else {
+    // A link made before the multiStep kind has four shares: that kind then gets none.
     const shares = parseNumberList(raw);
+    if (shares?.length === KINDS.length - 1) shares.push(0);
     if (shares === null || shares.length !== KINDS.length) problems.push(`kindMix=${raw} needs ${KINDS.length} numbers: ${KINDS.join(',')}`);
     else config.kindMix = Object.fromEntries(KINDS.map((k, i) => [k, shares[i]])) as ExperimentConfig['kindMix'];
   }
