@@ -209,13 +209,31 @@ describe('SandboxPool', () => {
     await pool.close();
   });
 
-  it('rejects the waiting caller when a start fails, and recovers when starts work again', async () => {
+  it('retries a failed start, so a caller waits through two failures and runs on the third try', async () => {
     const fake = fakeFactory({ autoStart: false });
     const pool = new SandboxPool(fake.factory, { size: 1, standby: 0 });
+    const call = pool.run('a');
+    await settle();
+    fake.starts[0]!.fail(new Error('timed out'));
+    await settle();
+    fake.starts[1]!.fail(new Error('timed out'));
+    await settle();
+    fake.starts[2]!.release();
+    expect((await call).stdout).toBe('i2:a');
+    expect(pool.stats().coldStarts).toBe(1);
+    await pool.close();
+  });
+
+  it('rejects the waiting caller when every try of a start fails, and recovers when starts work again', async () => {
+    const fake = fakeFactory({ autoStart: false });
+    const pool = new SandboxPool(fake.factory, { size: 1, standby: 0, startAttempts: 2 });
     const first = pool.run('a');
     await settle();
     fake.starts[0]!.fail(new Error('no pyodide'));
+    await settle();
+    fake.starts[1]!.fail(new Error('no pyodide'));
     await expect(first).rejects.toThrow('no pyodide');
+    expect(fake.starts).toHaveLength(2);
     fake.allowStarts(Infinity);
     expect((await pool.run('b')).ok).toBe(true);
     await pool.close();
@@ -264,7 +282,7 @@ describe('SandboxPool', () => {
 
   it('warmUp() rejects when interpreters cannot start', async () => {
     const fake = fakeFactory({ autoStart: false });
-    const pool = new SandboxPool(fake.factory, { size: 2, standby: 0 });
+    const pool = new SandboxPool(fake.factory, { size: 2, standby: 0, startAttempts: 1 });
     const warming = pool.warmUp();
     await settle();
     fake.starts[0]!.fail(new Error('no pyodide'));

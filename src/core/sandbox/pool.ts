@@ -24,6 +24,8 @@ export interface SandboxPoolOptions {
   standby: number;
   /** K: an interpreter is recycled after this many runs (Infinity: never for that reason). */
   recycleAfterRuns: number;
+  /** Tries of the factory before a start counts as failed: a cold start can time out on a loaded machine. */
+  startAttempts: number;
   /** Options for the fields a caller of run() leaves out. */
   runOptions: RunOptions;
 }
@@ -32,6 +34,7 @@ export const DEFAULT_POOL_OPTIONS: SandboxPoolOptions = {
   size: 1,
   standby: 1,
   recycleAfterRuns: 500,
+  startAttempts: 3,
   runOptions: DEFAULT_RUN_OPTIONS,
 };
 
@@ -190,7 +193,7 @@ export class SandboxPool implements PythonSandbox {
   private startForSlot(): Promise<void> {
     this.slotStarts++;
     this.counters.coldStarts++;
-    const started = this.factory().then(
+    const started = this.startInterpreter().then(
       (interpreter) => {
         this.slotStarts--;
         this.standbyPaused = false;
@@ -210,6 +213,16 @@ export class SandboxPool implements PythonSandbox {
     return started;
   }
 
+  private async startInterpreter(): Promise<Interpreter> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.factory();
+      } catch (error) {
+        if (attempt >= this.options.startAttempts || this.closed) throw error;
+      }
+    }
+  }
+
   private fillStandby(): void {
     if (this.slotStarts > 0 || this.standbyPaused) return; // callers' cold starts go first
     while (!this.closed && this.standby.length + this.standbyStartsInFlight < this.options.standby) {
@@ -217,7 +230,7 @@ export class SandboxPool implements PythonSandbox {
       this.counters.standbyStarts++;
       track(
         this.starting,
-        this.factory().then(
+        this.startInterpreter().then(
           (interpreter) => {
             this.standbyStartsInFlight--;
             if (this.closed) return interpreter.terminate();
