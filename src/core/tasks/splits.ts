@@ -3,9 +3,9 @@
  * sampler never returns one of them.
  *
  * Test set (decoded greedily every K steps during training, so it stays small): 16 easy + 16
- * medium + 32 hard arithmetic problems, then 8 of each other family: 128. The evaluation set
+ * medium + 32 hard arithmetic problems, then 8 of each other family: 144. The evaluation set
  * (`npm run eval`, the lab's evaluation: k samples each) is the test set plus 32 more of each
- * non-arithmetic family: 384 problems, 1,536 samples per Nmax at k = 4. The problems differ in
+ * non-arithmetic family: 464 problems, 1,856 samples per Nmax at k = 4. The problems differ in
  * difficulty far more than the samples of one problem do, so the standard error over problems is
  * larger than a binomial count suggests: 0.024 at a pass@1 of 0.43 (the ablation runs, docs/tasks.md).
  */
