@@ -5,8 +5,7 @@
 import type { Random } from '../random';
 import { formatPrompt } from '../tasks/prompt';
 import type { Problem } from '../tasks/problem';
-import { firstStepExpression } from '../tasks/multiStepFamilies';
-import { digitSumChainSession, guessCheckSession, importRepairSession, timesRepairSession, VALUE_SENTENCES } from './notebookSessions';
+import { digitSumChainSession, firstStepCode, guessCheckSession, importRepairSession, timesRepairSession, VALUE_SENTENCES } from './notebookSessions';
 import { builtinSnippet, expressionSnippet } from './pythonSnippets';
 
 /** A question with its correct answer, sometimes after a short line of working. */
@@ -24,7 +23,7 @@ export function qaDocument(rng: Random, p: Problem): string {
  * for a multi-step question its first step only: the second is the notebooks' digit-sum cell.
  */
 export function toolQaDocument(rng: Random, p: Problem): string {
-  const code = p.kind === 'multiStep' ? `print(${firstStepExpression(p)})` : p.expression === undefined ? p.solution : expressionSnippet(rng, p).code;
+  const code = p.kind === 'multiStep' ? firstStepCode(p) : p.expression === undefined ? p.solution : expressionSnippet(rng, p).code;
   return `${formatPrompt(p)} \`\`\`python\n${code}\n\`\`\`\nAnswer: ${p.answer}`;
 }
 

@@ -57,12 +57,21 @@ export function guessCheckSession(rng: Random, p: Problem): string {
 const DIGIT_SUM_INTROS = ['Now the digit sum:', 'Add up its digits.', 'Sum of the digits:', 'Then the digits:', ''];
 
 /**
+ * A multi-step problem's first step as code. `number` is a name no other snippet uses, so the
+ * cell itself, next to its output, is the cue for the digit-sum cell that follows it in the
+ * sessions: a tiny model attends to the code just above the output far more than to the question.
+ */
+export function firstStepCode(p: Problem): string {
+  return `number = ${firstStepExpression(p)}\nprint(number)`;
+}
+
+/**
  * A value printed, then its digits added up in a second cell, copied from the output
  * (`print(1+0+0+6+3)`): the prior for a second call that uses the first one's result.
  */
 export function digitSumChainSession(rng: Random, p: Problem): string {
   const value = String(firstStepValue(p));
-  const first = cell(`print(${firstStepExpression(p)})`, value);
+  const first = cell(firstStepCode(p), value);
   const second = cell(`print(${[...value].join('+')})`, String(p.answer));
   return `${first}${line(rng.pick(DIGIT_SUM_INTROS))}${second}${rng.pick(VALUE_SENTENCES).replace('V', String(p.answer))}`;
 }
