@@ -110,7 +110,16 @@ export const PRESETS: Record<string, ExperimentConfig> = {
   // 21-25), seed 1; at the classroom's 3e-5 they had not risen by step 25.
   quick: { ...CLASSROOM, steps: 60, promptsPerStep: 8, groupSize: 8, minibatchSize: 16, learningRate: 1e-4, testEvery: 10 },
   // Sized so that five runs (Nmax 0, 1, 2, 4, 8) and their evaluations finish in under an hour here.
-  ablation: { ...CLASSROOM, steps: 60, promptsPerStep: 12, groupSize: 8, minibatchSize: 24, testEvery: 20 },
+  // More multi-step prompts than the classroom's: they are where a second call pays.
+  ablation: {
+    ...CLASSROOM,
+    steps: 60,
+    promptsPerStep: 12,
+    groupSize: 8,
+    minibatchSize: 24,
+    testEvery: 20,
+    kindMix: { arithmetic: 0.3, compose: 0.15, search: 0.05, errorProne: 0.15, multiStep: 0.35 },
+  },
 };
 
 export const DEFAULT_PRESET = 'classroom';
