@@ -30,7 +30,7 @@ beforeAll(() => {
   writeFileSync(join(tool, 'checkpoint', 'model.json'), JSON.stringify({ meta: { kind: 'rl', config: { nmax: 2 } } }));
   writeFileSync(
     join(tool, 'eval.json'),
-    JSON.stringify({ checkpoint: join(tool, 'checkpoint'), blocks: [{ nmax: 0, 'pass@1': 0.25 }, { nmax: 2, 'pass@1': 0.625 }] }),
+    JSON.stringify({ checkpoint: join(tool, 'checkpoint'), blocks: [{ nmax: 0, 'pass@1': 0.25 }, { nmax: 2, 'pass@1': 0.625, perProblem: [1, 0.5, 0.5, 0.5] }] }),
   );
   // Nmax 0, still without summary.json: the config comes from the checkpoint's meta; an older line lacks the code-use figures.
   zero = join(root, 'no-tool-n0');
@@ -40,6 +40,7 @@ beforeAll(() => {
     join(zero, 'checkpoint', 'model.json'),
     JSON.stringify({ meta: { kind: 'rl', config: { ...PRESETS.classroom, seed: 1, nmax: 0 }, base: { path: 'public/models/base' } } }),
   );
+  writeFileSync(join(zero, 'eval.json'), JSON.stringify({ checkpoint: join(zero, 'checkpoint'), blocks: [{ nmax: 0, 'pass@1': 0.25, perProblem: [0, 0.5, 0.5, 0] }] }));
 });
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -71,6 +72,9 @@ describe('npm run compare', () => {
     expect(text).toContain('| nmax 0 | 1 | 1 | 2 | 0.000 | – (0/1 reached) |');
     expect(text).toContain('| checkpoint | train Nmax | eval 0 | eval 2 |');
     expect(text).toContain(`| ${join(tool, 'checkpoint')} | 2 | 0.250 | 0.625 |`);
+    // Own-Nmax gain 0 -> 2, paired: differences 1, 0, 0, 0.5, mean 0.375, s.e. sqrt(0.6875 / 3 / 4).
+    expect(text).toContain('| from Nmax | to Nmax | gain | ± s.e. |');
+    expect(text).toContain('| 0 | 2 | 0.375 | 0.239 |');
   });
 
   it('--reference adds its run first and sets the target; --json is one object', () => {
@@ -82,7 +86,11 @@ describe('npm run compare', () => {
       [tool, 1],
     ]);
     expect(report.differences).toEqual([{ field: 'nmax', values: ['0', '2'] }]);
-    expect(report.evalMatrix.rows[0].passAtOne).toEqual([0.25, 0.625]);
+    expect(report.evalMatrix.rows.map((r: { trainNmax: number; passAtOne: (number | null)[] }) => [r.trainNmax, r.passAtOne])).toEqual([
+      [0, [0.25, null]],
+      [2, [0.25, 0.625]],
+    ]);
+    expect(report.evalMatrix.ownNmaxGains).toHaveLength(1);
     expect(report.finalWindow).toBe(5);
   });
 

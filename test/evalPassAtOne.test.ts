@@ -156,8 +156,8 @@ describe('evaluatePassAtOne', () => {
       Array(2).fill(
         [
           'byFamily', 'byKind', 'byTier', 'callsHistogram', 'callsPerResponse', 'codeLines', 'codePassRate', 'codeRatio', 'correctCodeCount',
-          'invocationPosition', 'nmax', 'pass@1', 'samples', 'selfCorrectedResponses', 'selfCorrectionShare', 'selfCorrections', 'singleCallShare',
-          'standardError',
+          'invocationPosition', 'nmax', 'pass@1', 'perProblem', 'samples', 'selfCorrectedResponses', 'selfCorrectionShare', 'selfCorrections',
+          'singleCallShare', 'standardError',
         ].sort(),
       ),
     );
@@ -169,7 +169,9 @@ describe('evaluatePassAtOne', () => {
     // Nmax 1: easy and medium (32 of 64 problems) right, hard wrong by one.
     expect(one).toMatchObject({ nmax: 1, samples: 128, 'pass@1': 0.5, codeRatio: 1, callsPerResponse: 1, correctCodeCount: 128 });
     expect(one.byTier).toEqual({ easy: 1, medium: 1, hard: 0 });
-    expect(one.byKind).toEqual({ arithmetic: 0.5, compose: null, search: null, errorProne: null });
+    expect(one.byKind).toEqual({ arithmetic: 0.5, compose: null, search: null, errorProne: null, multiStep: null });
+    expect(one.perProblem).toEqual(problems.map((p) => (p.tier === 'hard' ? 0 : 1)));
+    expect(none.perProblem).toEqual(problems.map(() => 0));
     expect(one.byFamily.oneDigitSum).toBe(1);
     expect(one.byFamily.power).toBe(0);
     // 64 per-problem scores, half 1 and half 0: sd = sqrt(64/63 * 0.25), over sqrt(64).

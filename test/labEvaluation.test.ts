@@ -32,7 +32,7 @@ const TINY_RUN: ExperimentConfig = { ...PRESETS.quick, steps: 50, promptsPerStep
 const REPORT_KEYS = ['blocks', 'checkpoint', 'format', 'k', 'maxOutputChars', 'maxResponseTokens', 'problems', 'seed', 'temperature', 'topP', 'wallSeconds'];
 const BLOCK_KEYS = [
   'byFamily', 'byKind', 'byTier', 'callsHistogram', 'callsPerResponse', 'codeLines', 'codePassRate', 'codeRatio', 'correctCodeCount',
-  'invocationPosition', 'nmax', 'pass@1', 'samples', 'selfCorrectedResponses', 'selfCorrectionShare', 'selfCorrections', 'singleCallShare',
+  'invocationPosition', 'nmax', 'pass@1', 'perProblem', 'samples', 'selfCorrectedResponses', 'selfCorrectionShare', 'selfCorrections', 'singleCallShare',
   'standardError',
 ];
 

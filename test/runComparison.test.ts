@@ -10,6 +10,7 @@ import {
   runFigures,
   type ComparedRun,
 } from '../src/core/metrics/runComparison';
+import { pairedDifference } from '../src/core/eval/pairedDifference';
 import { emptyStepMetrics, type StepMetrics } from '../src/core/metrics/stepMetrics';
 
 /** Step 0 (the base model's test only), then one row per code-call frequency given. */
@@ -173,6 +174,37 @@ describe('train-Nmax by eval-Nmax matrix', () => {
         { label: 'n2', trainNmax: 2, passAtOne: [0.3, null, 0.6, null] },
         { label: 'sft', trainNmax: null, passAtOne: [null, null, null, 0.5] },
       ],
+      ownNmaxGains: [],
     });
+  });
+
+  it('pairs each trained Nmax at its own Nmax with the next smaller one, problem by problem', () => {
+    const arm = (trainNmax: number, perProblem: number[], elsewhere: number[] = perProblem) => ({
+      label: `n${trainNmax}`,
+      trainNmax,
+      report: { blocks: [{ nmax: 0, 'pass@1': 0, perProblem: elsewhere }, { nmax: trainNmax, 'pass@1': 0, perProblem }] },
+    });
+    const matrix = evalMatrix([
+      arm(2, [1, 1, 0.5, 0.5]),
+      arm(1, [1, 0, 0.5, 1], [0, 0, 0, 0]),
+      { label: 'old report', trainNmax: 4, report: { blocks: [{ nmax: 4, 'pass@1': 0.9 }] } },
+      { label: 'sft', trainNmax: null, report: { blocks: [{ nmax: 1, 'pass@1': 0.5, perProblem: [1, 1, 1, 1] }] } },
+    ]);
+    // Differences 0, 1, 0, -0.5: mean 0.125, sample variance 1.1875 / 3, s.e. sqrt(0.395833 / 4).
+    expect(matrix.ownNmaxGains).toHaveLength(1);
+    expect(matrix.ownNmaxGains[0]).toMatchObject({ fromNmax: 1, toNmax: 2 });
+    expect(matrix.ownNmaxGains[0].difference).toBeCloseTo(0.125, 12);
+    expect(matrix.ownNmaxGains[0].standardError).toBeCloseTo(Math.sqrt(1.1875 / 3 / 4), 12);
+  });
+});
+
+describe('pairedDifference', () => {
+  it('is the mean per-problem difference b - a with the sample standard error of those differences', () => {
+    const paired = pairedDifference([1, 0, 0.5, 1], [1, 1, 0.5, 0.5]);
+    expect(paired.difference).toBeCloseTo(0.125, 12);
+    expect(paired.standardError).toBeCloseTo(0.3145764, 6);
+    // Two arms that agree on every problem: no uncertainty in their difference, however hard the problems.
+    expect(pairedDifference([0, 1, 0, 1], [0, 1, 0, 1])).toEqual({ difference: 0, standardError: 0 });
+    expect(() => pairedDifference([1], [1, 0])).toThrow(/same problems/);
   });
 });

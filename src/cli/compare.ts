@@ -234,6 +234,18 @@ export function markdownReport(comparison: RunComparison, matrix: EvalMatrix | n
       ].join('\n'),
     );
   }
+  if (matrix && matrix.ownNmaxGains.length > 0) {
+    sections.push(
+      [
+        '## pass@1 gain of each trained Nmax at its own Nmax over the next smaller one (paired over problems)',
+        '',
+        table(
+          ['from Nmax', 'to Nmax', 'gain', '± s.e.'],
+          matrix.ownNmaxGains.map((g) => [String(g.fromNmax), String(g.toNmax), fixed(g.difference), fixed(g.standardError)]),
+        ),
+      ].join('\n'),
+    );
+  }
   return `${sections.join('\n\n')}\n`;
 }
 

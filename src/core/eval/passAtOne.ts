@@ -30,6 +30,8 @@ export interface EvalBlock extends CodeUseFigures {
   byKind: Record<Kind, number | null>;
   /** pass@1 over each family's problems, families in name order. */
   byFamily: Record<string, number>;
+  /** pass@1 of each problem, in the problem set's order: what pairs two arms (pairedDifference). */
+  perProblem: number[];
 }
 
 /** Sample standard deviation over sqrt(n); 0 for fewer than two values. */
@@ -87,6 +89,7 @@ export function evalBlock(
     byTier,
     byKind,
     byFamily,
+    perProblem,
     ...codeUseFigures(episodes, rewards),
   };
 }

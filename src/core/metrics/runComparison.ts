@@ -4,6 +4,7 @@
  * one row per arm (the runs whose configs differ only in the seed, averaged), the config fields
  * that tell the arms apart, and the train-Nmax by eval-Nmax matrix from `npm run eval` reports.
  */
+import { pairedDifference } from '../eval/pairedDifference';
 import type { ExperimentConfig } from '../experiment';
 import { meanOrNull } from './means';
 import { summariseRun } from './runSummary';
@@ -226,7 +227,8 @@ function shownValue(value: unknown): string {
 
 /** What the matrix needs of an `npm run eval` report (src/cli/eval.ts). */
 export interface EvalReportBlocks {
-  blocks: { nmax: number; 'pass@1': number }[];
+  /** perProblem: absent in reports written before it existed; then no gain is paired. */
+  blocks: { nmax: number; 'pass@1': number; perProblem?: number[] }[];
 }
 
 export interface EvalMatrixInput {
@@ -242,6 +244,11 @@ export interface EvalMatrix {
   evalNmax: number[];
   /** One row per report, by trained Nmax (unknown last), pass@1 per column (null where not evaluated). */
   rows: { label: string; trainNmax: number | null; passAtOne: (number | null)[] }[];
+  /**
+   * The Nmax sweep: each trained Nmax scored at its own Nmax against the next smaller one's, with
+   * the paired standard error over the problems both scored.
+   */
+  ownNmaxGains: { fromNmax: number; toNmax: number; difference: number; standardError: number }[];
 }
 
 export function evalMatrix(inputs: EvalMatrixInput[]): EvalMatrix {
@@ -253,5 +260,17 @@ export function evalMatrix(inputs: EvalMatrixInput[]): EvalMatrix {
       passAtOne: evalNmax.map((n) => input.report.blocks.find((b) => b.nmax === n)?.['pass@1'] ?? null),
     }))
     .sort((a, b) => (a.trainNmax ?? Infinity) - (b.trainNmax ?? Infinity));
-  return { evalNmax, rows };
+  return { evalNmax, rows, ownNmaxGains: ownNmaxGains(inputs) };
+}
+
+function ownNmaxGains(inputs: EvalMatrixInput[]): EvalMatrix['ownNmaxGains'] {
+  const own = inputs
+    .map((input) => ({ nmax: input.trainNmax, block: input.report.blocks.find((b) => b.nmax === input.trainNmax) }))
+    .filter((arm): arm is { nmax: number; block: { nmax: number; 'pass@1': number; perProblem: number[] } } => arm.nmax !== null && arm.block?.perProblem !== undefined)
+    .sort((a, b) => a.nmax - b.nmax);
+  return own.slice(1).flatMap((arm, i) => {
+    const previous = own[i];
+    if (previous.nmax === arm.nmax || previous.block.perProblem.length !== arm.block.perProblem.length) return [];
+    return [{ fromNmax: previous.nmax, toNmax: arm.nmax, ...pairedDifference(previous.block.perProblem, arm.block.perProblem) }];
+  });
 }

@@ -15,7 +15,7 @@ import { selectedRun, type LabState } from '../state/labStore';
 import { NumberField } from './NumberField';
 import { ProgressBar } from './Progress';
 
-type BlockFigure = Exclude<keyof EvalReport['blocks'][number], 'nmax' | 'samples' | 'byTier' | 'byKind' | 'byFamily' | 'callsHistogram'>;
+type BlockFigure = Exclude<keyof EvalReport['blocks'][number], 'nmax' | 'samples' | 'byTier' | 'byKind' | 'byFamily' | 'perProblem' | 'callsHistogram'>;
 
 /** The table's figure columns after pass@1 and the tiers, named as the report names them. */
 const FIGURES: [BlockFigure, number][] = [
