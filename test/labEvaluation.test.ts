@@ -19,7 +19,8 @@ import { passAtOneReport, type EvaluationHooks } from '../src/lab/evaluationJob'
 import { checkpointEpisodeLimits } from '../src/core/eval/checkpointLimits';
 import { DEFAULT_PASS_AT_ONE, parseNmaxList, passAtOneSettingsErrors, type EvalReport } from '../src/lab/evaluationRequest';
 import { LabSession } from '../src/lab/labSession';
-import type { CheckpointBlob, LabEvent } from '../src/lab/protocol';
+import type { CheckpointBlob } from '../src/lab/checkpointBlob';
+import type { LabEvent } from '../src/lab/protocol';
 import { useNodeBackend } from '../src/node/tfBackend';
 import { scriptedPolicy } from './scriptedPolicy';
 

@@ -4,7 +4,8 @@
  */
 import type { ExperimentConfig } from '../src/core/experiment';
 import type { EvalReport, PassAtOneRequest } from '../src/lab/evaluationRequest';
-import type { BackendChoice, CheckpointBlob, LabEvent, RunFrom, TrainerWorkerApi } from '../src/lab/protocol';
+import type { CheckpointBlob } from '../src/lab/checkpointBlob';
+import type { BackendChoice, LabEvent, RunFrom, TrainerWorkerApi } from '../src/lab/protocol';
 import type { ConnectTrainer } from '../src/ui/lab/trainerConnection';
 import { metricsAt, sampleAt } from './uiFixtures';
 

@@ -6,7 +6,7 @@
  */
 import { NUMERIC_BOUNDS, type ToolFormatName } from '../core/experiment';
 import type { EvalBlock } from '../core/eval/passAtOne';
-import type { CheckpointBlob } from './protocol';
+import type { CheckpointBlob } from './checkpointBlob';
 
 export interface PassAtOneSettings {
   nmaxList: number[];

@@ -18,7 +18,8 @@ import type { EvalReport, PassAtOneRequest } from './evaluationRequest';
 import { BASE_PRETRAIN_SHAPE, pretrainOptionErrors, runPretraining, type PretrainOptions, type PretrainShape } from './pretrainJob';
 import { progressEvent } from './progressEvent';
 import { readWeightsAsync } from './readWeightsAsync';
-import type { CheckpointBlob, EvaluationRow, LabEvent, RunFrom, RunStatus } from './protocol';
+import type { CheckpointBlob } from './checkpointBlob';
+import type { EvaluationRow, LabEvent, RunFrom, RunStatus } from './protocol';
 import { WorkQueue } from './workQueue';
 
 export interface LabSessionOptions {

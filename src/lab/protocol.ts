@@ -6,6 +6,7 @@
 import type { ExperimentConfig } from '../core/experiment';
 import type { StepMetrics } from '../core/metrics/stepMetrics';
 import type { RolloutSample } from '../core/rl/rolloutSample';
+import type { CheckpointBlob } from './checkpointBlob';
 import type { EvalReport, PassAtOneRequest } from './evaluationRequest';
 
 export type BackendName = 'webgpu' | 'webgl' | 'wasm' | 'cpu';
@@ -19,12 +20,6 @@ export interface BackendInfo {
   /** Probe time per backend in ms (null: unavailable or failed), and why the winner won. */
   probeMs: Partial<Record<BackendName, number | null>>;
   reason: string;
-}
-
-/** A checkpoint as it travels and is stored: the manifest JSON and the float32 weights. */
-export interface CheckpointBlob {
-  manifest: unknown;
-  weights: Uint8Array;
 }
 
 /**

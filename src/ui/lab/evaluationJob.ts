@@ -5,7 +5,8 @@
  * in IndexedDB); a start model's for as long as the page is open.
  */
 import { passAtOneSettingsErrors, type PassAtOneSettings } from '../../lab/evaluationRequest';
-import type { CheckpointBlob, TrainerWorkerApi } from '../../lab/protocol';
+import type { CheckpointBlob } from '../../lab/checkpointBlob';
+import type { TrainerWorkerApi } from '../../lab/protocol';
 import type { PassAtOneResult } from '../state/labRun';
 import { notify, patchRun, type LabState, type LabStore } from '../state/labStore';
 import { START_FROM_CHOICES, START_MODELS, isStartFrom, type StartFrom } from '../state/startFrom';

@@ -5,7 +5,6 @@
  * other way round) never has a block recognised, and so never runs code.
  */
 import type { ToolFormatName } from '../../core/experiment';
-import type { LabStore } from './labStore';
 
 export type StartFrom = 'base' | 'coldstart';
 
@@ -56,9 +55,4 @@ export function isStartFrom(value: unknown): value is StartFrom {
 /** The start model's URL, beside the base model's: '/models/base/' -> '/models/coldstart/'. */
 export function startModelUrl(baseModelUrl: string, start: StartFrom): string {
   return baseModelUrl.replace(/[^/]+\/?$/, `${START_MODELS[start].folder}/`);
-}
-
-/** Chooses where new runs start, and the format that model writes. */
-export function chooseStart(store: LabStore, start: StartFrom): void {
-  store.setState((s) => ({ startFrom: start, config: { ...s.config, format: START_MODELS[start].format } }));
 }
