@@ -1,34 +1,22 @@
 /**
- * The held-out evaluation of the lab's evaluation panel, `npm run eval` in the worker: a checkpoint
- * loaded into a model of its own (the run being trained is not touched), k samples per test problem
- * at each inference Nmax with nucleus sampling, scored by the engine's evalBlock into the CLI's
- * report. The format and the episode limits come from the checkpoint, as in the CLI.
- *
- * The CLI samples a whole Nmax block as one batch. Here a block is drawn in chunks of about
- * CHUNK_ROWS answers (whole problems with their k samples), each its own unit of work: progress
- * and an ETA after every chunk, a cancel that takes effect within one, and training steps queued
- * meanwhile wait one chunk, not a whole block. So the same seed gives other (equally valid) draws
- * than the CLI's; every Nmax block still uses the same draws' streams.
+ * The held-out evaluation of the lab's evaluation panel, worker side: a checkpoint loaded into a
+ * model of its own (the run being trained is not touched) and evaluated by the engine's one pass@1
+ * path (core/eval/passAtOne.ts), which `npm run eval` runs too: the same seed gives the CLI's draws
+ * and report. The format and the episode limits come from the checkpoint, as in the CLI. Here each
+ * chunk of samples is a unit of work of the session's queue, so training steps queued meanwhile
+ * wait one chunk, with progress and an ETA after it and a cancel that takes effect within one.
  */
-import { TOOL_FORMATS } from '../core/env/formats';
 import { checkpointEpisodeLimits } from '../core/eval/checkpointLimits';
-import { sandboxRunOptions } from '../core/experiment';
-import type { Rollout } from '../core/rl/rollout';
-import { evalBlock, type EvalBlock } from '../core/eval/passAtOne';
+import type { EvalReport, PassAtOneSettings } from '../core/eval/evalReport';
+import { passAtOneReport } from '../core/eval/passAtOne';
 import { deserializeCheckpoint } from '../core/model/checkpoint';
 import type { GPT } from '../core/model/gpt';
-import { Random } from '../core/random';
-import { evaluateProblems } from '../core/rl/evaluate';
 import type { PythonSandbox } from '../core/sandbox/protocol';
 import type { Problem } from '../core/tasks/problem';
 import { evalSet } from '../core/tasks/splits';
-import { withNucleusFilter } from '../core/eval/nucleus';
-import { passAtOneSettingsErrors, type EvalReport, type PassAtOneRequest, type PassAtOneSettings } from './evaluationRequest';
+import { passAtOneSettingsErrors, type PassAtOneRequest } from './evaluationRequest';
 import { progressEvent } from './progressEvent';
 import type { LabEvent } from './protocol';
-
-/** Answers sampled per unit of work (one batch through the model). */
-export const CHUNK_ROWS = 64;
 
 export interface EvaluationHooks {
   sandbox: PythonSandbox;
@@ -45,14 +33,14 @@ export async function runPassAtOneJob(request: PassAtOneRequest, hooks: Evaluati
   checkRequest(request);
   const { model, meta } = await hooks.exclusive(async () => deserializeCheckpoint(request.checkpoint?.manifest, request.checkpoint?.weights));
   try {
-    return await passAtOneReport(model, meta, request, hooks);
+    return await passAtOneWithProgress(model, meta, request, hooks);
   } finally {
     model.dispose();
   }
 }
 
-/** The report for `model` on `problems` (the held-out evaluation set unless given). */
-export async function passAtOneReport(
+/** The report for `model` on `problems` (the held-out evaluation set unless given), with 'progress' events per chunk. */
+export async function passAtOneWithProgress(
   model: GPT,
   meta: Record<string, unknown>,
   request: PassAtOneSettings & { label: string },
@@ -60,58 +48,20 @@ export async function passAtOneReport(
   problems: Problem[] = evalSet(),
 ): Promise<EvalReport | null> {
   checkRequest(request);
-  const { nmaxList, k, temperature, topP, seed } = request;
-  const limits = checkpointEpisodeLimits(meta);
-  const sampler = withNucleusFilter(model, temperature, topP);
-  const perChunk = Math.max(1, Math.floor(CHUNK_ROWS / k));
-  const chunks = Array.from({ length: Math.ceil(problems.length / perChunk) }, (_, c) => problems.slice(c * perChunk, (c + 1) * perChunk));
-  // One seed per chunk, the same for every Nmax: blocks differ by the budget, not by the draws.
-  const seeds = new Random(seed);
-  const chunkSeeds = chunks.map((_, c) => seeds.fork(c).seed());
-  const total = nmaxList.length * chunks.length;
+  const { nmaxList, k, temperature, topP, seed, label } = request;
   const started = performance.now();
-  hooks.emit(progressEvent('evaluate', 0, total, 0, `pass@1, ${problems.length} problems x k ${k}`));
-  const blocks: EvalBlock[] = [];
-  for (const [n, nmax] of nmaxList.entries()) {
-    const episodes: Rollout['episode'][] = [];
-    const rewards: number[] = [];
-    for (const [c, chunk] of chunks.entries()) {
-      if (hooks.shouldStop()) return null;
-      const result = await hooks.exclusive(() =>
-        evaluateProblems(
-          sampler,
-          chunk.flatMap((p) => Array.from({ length: k }, () => p)),
-          {
-            episode: { format: TOOL_FORMATS[limits.format], nmax, maxResponseTokens: limits.maxResponseTokens, maxOutputChars: limits.maxOutputChars },
-            sandbox: hooks.sandbox,
-            runOptions: sandboxRunOptions(limits),
-            temperature,
-            seed: chunkSeeds[c],
-          },
-        ),
-      );
-      episodes.push(...result.rollouts.map((r) => r.episode));
-      rewards.push(...result.rewards);
-      const done = n * chunks.length + c + 1;
-      const through = Math.min((c + 1) * perChunk, problems.length);
-      hooks.emit(progressEvent('evaluate', done, total, performance.now() - started, `Nmax ${nmax}: ${through}/${problems.length} problems`));
+  return passAtOneReport(model, problems, { nmaxList, k, temperature, topP, seed, label }, checkpointEpisodeLimits(meta), hooks.sandbox, {
+    exclusive: (work) => hooks.exclusive(work),
+    shouldStop: () => hooks.shouldStop(),
+    progress: async ({ done, total, nmax, problemsDone }) => {
+      if (done === 0) {
+        hooks.emit(progressEvent('evaluate', 0, total, 0, `pass@1, ${problems.length} problems x k ${k}`));
+        return;
+      }
+      hooks.emit(progressEvent('evaluate', done, total, performance.now() - started, `Nmax ${nmax}: ${problemsDone}/${problems.length} problems`));
       await hooks.yieldToEvents();
-    }
-    blocks.push(evalBlock(nmax, problems, k, episodes, rewards));
-  }
-  return {
-    checkpoint: request.label,
-    format: limits.format,
-    problems: problems.length,
-    k,
-    temperature,
-    topP,
-    seed,
-    maxResponseTokens: limits.maxResponseTokens,
-    maxOutputChars: limits.maxOutputChars,
-    wallSeconds: (performance.now() - started) / 1000,
-    blocks,
-  };
+    },
+  });
 }
 
 function checkRequest(request: PassAtOneSettings & { label: string }): void {

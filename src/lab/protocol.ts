@@ -3,11 +3,12 @@
  * exposes a TrainerWorkerApi through comlink; the UI passes one event callback (wrapped in
  * Comlink.proxy) and receives everything else as LabEvents. Types only: no tfjs, no DOM.
  */
+import type { EvalReport } from '../core/eval/evalReport';
 import type { ExperimentConfig } from '../core/experiment';
 import type { StepMetrics } from '../core/metrics/stepMetrics';
 import type { RolloutSample } from '../core/rl/rolloutSample';
 import type { CheckpointBlob } from './checkpointBlob';
-import type { EvalReport, PassAtOneRequest } from './evaluationRequest';
+import type { PassAtOneRequest } from './evaluationRequest';
 
 export type BackendName = 'webgpu' | 'webgl' | 'wasm' | 'cpu';
 /** 'auto' runs a short measured probe and picks the fastest backend that works. */

@@ -4,7 +4,8 @@
  * when the worker holds the run, or for a start model. A run's result is kept with the run (and so
  * in IndexedDB); a start model's for as long as the page is open.
  */
-import { passAtOneSettingsErrors, type PassAtOneSettings } from '../../lab/evaluationRequest';
+import type { PassAtOneSettings } from '../../core/eval/evalReport';
+import { passAtOneSettingsErrors } from '../../lab/evaluationRequest';
 import type { CheckpointBlob } from '../../lab/checkpointBlob';
 import type { TrainerWorkerApi } from '../../lab/protocol';
 import type { PassAtOneResult } from '../state/labRun';

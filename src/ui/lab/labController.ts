@@ -6,7 +6,7 @@
  */
 import { fetchCheckpoint } from '../../browser/checkpointFetch';
 import { configErrors, type ExperimentConfig } from '../../core/experiment';
-import type { PassAtOneSettings } from '../../lab/evaluationRequest';
+import type { PassAtOneSettings } from '../../core/eval/evalReport';
 import type { CheckpointBlob } from '../../lab/checkpointBlob';
 import type { LabEvent, TrainerWorkerApi } from '../../lab/protocol';
 import { metaStep, type ImportFile } from '../persistence/checkpointFile';
