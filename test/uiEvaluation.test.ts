@@ -7,7 +7,7 @@
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import type { CheckpointBlob } from '../src/lab/checkpointBlob';
+import type { CheckpointBlob } from '../src/labWorker/checkpointBlob';
 import { evaluationOptions, parseSourceKey, resultOf, sourceKey } from '../src/ui/lab/evaluationJob';
 import { LabController } from '../src/ui/lab/labController';
 import { openRunDatabase } from '../src/ui/persistence/runDatabase';

@@ -4,9 +4,9 @@
  */
 import type { ExperimentConfig } from '../src/core/experiment';
 import type { EvalReport } from '../src/core/eval/evalReport';
-import type { PassAtOneRequest } from '../src/lab/evaluationRequest';
-import type { CheckpointBlob } from '../src/lab/checkpointBlob';
-import type { BackendChoice, LabEvent, RunFrom, TrainerWorkerApi } from '../src/lab/protocol';
+import type { PassAtOneRequest } from '../src/labWorker/evaluationRequest';
+import type { CheckpointBlob } from '../src/labWorker/checkpointBlob';
+import type { BackendChoice, LabEvent, RunFrom, TrainerWorkerApi } from '../src/labWorker/protocol';
 import type { ConnectTrainer } from '../src/ui/lab/trainerConnection';
 import { metricsAt, sampleAt } from './uiFixtures';
 

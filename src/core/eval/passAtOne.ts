@@ -10,7 +10,7 @@ import { codeUseFigures } from '../metrics/codeUse';
 import { meanOrNull } from '../metrics/means';
 import type { GPT } from '../model/gpt';
 import { Random } from '../random';
-import { evaluateProblems } from '../rl/evaluate';
+import { evaluateProblems } from './evaluate';
 import type { PythonSandbox, RunOptions } from '../sandbox/protocol';
 import { KINDS, TIERS, type Kind, type Problem, type Tier } from '../tasks/problem';
 import type { EvalBlock, EvalReport, PassAtOneSettings } from './evalReport';

@@ -6,7 +6,7 @@
  */
 import { useMemo, useState } from 'react';
 import type { EvalReport } from '../../core/eval/evalReport';
-import { DEFAULT_PASS_AT_ONE, MAX_K, parseNmaxList, passAtOneSettingsErrors } from '../../lab/evaluationRequest';
+import { DEFAULT_PASS_AT_ONE, MAX_K, parseNmaxList, passAtOneSettingsErrors } from '../../labWorker/evaluationRequest';
 import { useLab, useLabShallow, useLabState } from '../LabContext';
 import { evaluationOptions, parseSourceKey, resultOf, sourceKey, type EvaluationSource } from '../lab/evaluationJob';
 import { downloadText } from '../persistence/download';

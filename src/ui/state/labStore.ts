@@ -6,8 +6,8 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ExperimentConfig } from '../../core/experiment';
-import type { CheckpointBlob } from '../../lab/checkpointBlob';
-import type { BackendInfo, LabEvent } from '../../lab/protocol';
+import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
+import type { BackendInfo, LabEvent } from '../../labWorker/protocol';
 import { SAMPLES_KEPT, type LabRun, type PassAtOneResult } from './labRun';
 import { LAB_PRESETS } from './presets';
 import { appendMetrics, truncateColumns } from './runColumns';

@@ -7,7 +7,7 @@
  */
 import { NUMERIC_BOUNDS, type ExperimentConfig } from '../../core/experiment';
 import { KINDS } from '../../core/tasks/problem';
-import type { BackendChoice } from '../../lab/protocol';
+import type { BackendChoice } from '../../labWorker/protocol';
 import { DEFAULT_LAB_PRESET, DEFAULT_SWEEP_NMAX, LAB_PRESETS } from './presets';
 import { isStartFrom, START_MODELS, type StartFrom } from './startFrom';
 
