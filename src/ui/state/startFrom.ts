@@ -4,7 +4,7 @@
  * the format knob must match it: a model that writes `<code>` tags under the fence format (or the
  * other way round) never has a block recognised, and so never runs code.
  */
-import type { ToolFormatName } from '../../core/experiment';
+import { EXPERIMENT_PROPERTIES, type ToolFormatName } from '../../core/experiment';
 
 export type StartFrom = 'base' | 'coldstart';
 
@@ -34,7 +34,8 @@ export const START_MODELS: Record<StartFrom, StartModel> = {
   },
 };
 
-export const FORMAT_LABELS: Record<ToolFormatName, string> = { zerotir: 'ZeroTIR (```python)', retool: 'ReTool (<code>)' };
+/** The format choices' labels (EXPERIMENT_PROPERTIES). */
+export const FORMAT_LABELS = Object.fromEntries(EXPERIMENT_PROPERTIES.flatMap((p) => (p.key === 'format' && p.kind === 'choice' ? p.choices : []))) as Record<ToolFormatName, string>;
 
 /** Why the format does not fit the start model, or null when it does. */
 export function startFormatError(start: StartFrom, format: ToolFormatName): string | null {
