@@ -144,12 +144,14 @@ export async function passAtOneReport(
   if (blocks === null) return null;
   return {
     checkpoint: request.label,
-    ...episode,
+    format: episode.format,
     problems: problems.length,
     k,
     temperature,
     topP,
     seed,
+    maxResponseTokens: episode.maxResponseTokens,
+    maxOutputChars: episode.maxOutputChars,
     wallSeconds: (performance.now() - started) / 1000,
     blocks,
   };
