@@ -1,8 +1,8 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runBenchmark, SHORT_SIZES, type BenchReport } from '../src/core/bench/benchmark';
-import { countDispatches } from '../src/core/bench/dispatchCounter';
-import { generateWithCache } from '../src/core/bench/generationBench';
+import { runBenchmark, SHORT_SIZES, type BenchReport } from '../src/bench/benchmark';
+import { countDispatches } from '../src/bench/dispatchCounter';
+import { generateWithCache } from '../src/bench/generationBench';
 import { BASE_MODEL_CONFIG, type GPTConfig } from '../src/core/model/config';
 import { GPT } from '../src/core/model/gpt';
 import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';

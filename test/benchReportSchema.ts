@@ -1,6 +1,6 @@
 /**
  * The benchmark report's shape as a checkable schema, for the tests of both benchmarks: the engine's
- * report (src/core/bench/benchmark.ts) and the browser benchmark's wrapper around it.
+ * report (src/bench/benchmark.ts) and the browser benchmark's wrapper around it.
  */
 
 /** A leaf's type, or an object whose listed keys must match ('object': any object). */

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CHUNK_SHAPES, fitChunkCost, timeChunk } from '../src/core/bench/chunkCost';
+import { CHUNK_SHAPES, fitChunkCost, timeChunk } from '../src/bench/chunkCost';
 import { GPT } from '../src/core/model/gpt';
 import { useWasmBackend } from './modelHelpers';
 

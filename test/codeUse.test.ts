@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ToolCall } from '../src/core/env/episode';
 import { codeUseFigures, responseCodeUse } from '../src/core/metrics/codeUse';
 import { accuracyByGroup, emptyStepMetrics, rolloutFigures, SCALAR_METRICS } from '../src/core/metrics/stepMetrics';
-import type { Rollout } from '../src/core/rl/rollout';
+import type { Rollout } from '../src/core/env/rollout';
 import type { RunResult } from '../src/core/sandbox/protocol';
 
 const OK: RunResult = { ok: true, stdout: '1\n', stderr: '', timedOut: false, truncated: false, durationMs: 1 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Episode, formatToolOutput, OUTPUT_TRUNCATED_MARKER, type EpisodeAction, type EpisodeConfig } from '../src/core/env/episode';
+import { Episode, episodeConfig, formatToolOutput, OUTPUT_TRUNCATED_MARKER, type EpisodeAction, type EpisodeConfig } from '../src/core/env/episode';
 import { TOOL_FORMATS } from '../src/core/env/formats';
 import type { RunResult } from '../src/core/sandbox/protocol';
 import { encode, EOS, PAD } from '../src/core/tokenizer';
@@ -19,6 +19,14 @@ function failed(type: string, message: string, stdout = ''): RunResult {
 function feed(episode: Episode, text: string): EpisodeAction[] {
   return encode(text).map((id) => episode.pushPolicyToken(id));
 }
+
+describe('episodeConfig', () => {
+  it('takes the format by name and the limits from a run config or a checkpoint\'s, with the Nmax given', () => {
+    const limits = { format: 'retool' as const, maxResponseTokens: 96, maxOutputChars: 64, sandboxTimeoutMs: 2000, seed: 1 };
+    expect(episodeConfig(limits, 3)).toEqual({ format: TOOL_FORMATS.retool, nmax: 3, maxResponseTokens: 96, maxOutputChars: 64 });
+    expect(episodeConfig({ ...limits, format: 'zerotir' }, 0)).toEqual({ format: TOOL_FORMATS.zerotir, nmax: 0, maxResponseTokens: 96, maxOutputChars: 64 });
+  });
+});
 
 describe('Episode, ZeroTIR format', () => {
   it('runs the typical good response: execute on the closing fence, env output masked, answer, EOS', () => {

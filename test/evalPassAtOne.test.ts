@@ -141,16 +141,16 @@ describe('evaluatePassAtOne', () => {
   it('scores k samples per test problem per Nmax, with a block per Nmax named as the report names it', async () => {
     const before = tf.memory().numTensors;
     const problems = arithmeticTestSet();
-    const blocks = await evaluatePassAtOne(scriptedModel(), problems, {
+    const blocks = (await evaluatePassAtOne(scriptedModel(), problems, {
       nmaxList: [0, 1],
       k: 2,
       temperature: 1,
       topP: 0.7,
       seed: 4,
-      episode: { format: TOOL_FORMATS.retool, maxResponseTokens: 96, maxOutputChars: 64 },
+      episode: { format: 'retool', maxResponseTokens: 96, maxOutputChars: 64 },
       sandbox: fakeSandbox(),
       runOptions: { timeoutMs: 1000, maxOutputBytes: 1024 },
-    });
+    }))!;
     expect(tf.memory().numTensors).toBe(before);
     expect(blocks.map((b) => Object.keys(b).sort())).toEqual(
       Array(2).fill(

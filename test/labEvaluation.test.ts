@@ -1,13 +1,14 @@
 /**
- * The lab's held-out evaluation, worker side, in Node (wasm): the chunked job gives the engine's blocks (a scripted policy,
- * hand-counted figures); through the LabSession, a checkpoint of a tiny random model is evaluated
+ * The lab's held-out evaluation, worker side, in Node (wasm): the chunked job gives the report and the draws of
+ * `npm run eval`'s function (a scripted policy, hand-counted figures; a random model's sampled tokens); through the LabSession, a checkpoint of a tiny random model is evaluated
  * in a model of its own with monotone progress, the CLI's report keys, no leaked tensor, the
  * training run untouched, a cancel, and bad settings refused with the field's message.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_FORMATS } from '../src/core/env/formats';
-import { evaluatePassAtOne } from '../src/core/eval/passAtOne';
+import type { EvalReport } from '../src/core/eval/evalReport';
+import { passAtOneReport } from '../src/core/eval/passAtOne';
 import { PRESETS, type ExperimentConfig } from '../src/core/experiment';
 import { deserializeCheckpoint, serializeCheckpoint } from '../src/core/model/checkpoint';
 import type { GPTConfig } from '../src/core/model/config';
@@ -15,11 +16,12 @@ import { GPT } from '../src/core/model/gpt';
 import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
 import { evalSet, testSet } from '../src/core/tasks/splits';
 import { VOCAB_SIZE } from '../src/core/tokenizer';
-import { passAtOneReport, type EvaluationHooks } from '../src/lab/evaluationJob';
+import { passAtOneWithProgress, type EvaluationHooks } from '../src/labWorker/passAtOneJob';
 import { checkpointEpisodeLimits } from '../src/core/eval/checkpointLimits';
-import { DEFAULT_PASS_AT_ONE, parseNmaxList, passAtOneSettingsErrors, type EvalReport } from '../src/lab/evaluationRequest';
-import { LabSession } from '../src/lab/labSession';
-import type { CheckpointBlob, LabEvent } from '../src/lab/protocol';
+import { DEFAULT_PASS_AT_ONE, parseNmaxList, passAtOneSettingsErrors } from '../src/labWorker/evaluationRequest';
+import { LabSession } from '../src/labWorker/labSession';
+import type { CheckpointBlob } from '../src/labWorker/checkpointBlob';
+import type { LabEvent } from '../src/labWorker/protocol';
 import { useNodeBackend } from '../src/node/tfBackend';
 import { scriptedPolicy } from './scriptedPolicy';
 
@@ -129,14 +131,14 @@ describe('evaluation settings', () => {
   });
 });
 
-describe('passAtOneReport', () => {
-  it('gives, chunk by chunk, the blocks the engine gives in one batch, and the CLI report fields', async () => {
+describe('passAtOneWithProgress', () => {
+  it('gives, chunk by chunk with progress, the report of npm run eval\'s function', async () => {
     const settings = { nmaxList: [0, 1], k: 4, temperature: 1, topP: 0.7, seed: 3 };
     const meta = { kind: 'sft', sft: { format: 'retool' } };
     const events: LabEvent[] = [];
     const before = tf.memory().numTensors;
     // The test set (144 problems) keeps a scripted policy's decoding short; the default set is evalSet's 464.
-    const report = (await passAtOneReport(scriptedRetoolModel(), meta, { ...settings, label: 'scripted' }, hooksFor(testSetSandbox(), events), testSet()))!;
+    const report = (await passAtOneWithProgress(scriptedRetoolModel(), meta, { ...settings, label: 'scripted' }, hooksFor(testSetSandbox(), events), testSet()))!;
     expect(tf.memory().numTensors).toBe(before);
     expect(Object.keys(report).sort()).toEqual(REPORT_KEYS);
     expect(report).toMatchObject({
@@ -149,13 +151,8 @@ describe('passAtOneReport', () => {
     expect(one).toMatchObject({ nmax: 1, samples: 576, 'pass@1': 32 / 144, byTier: { easy: 1, medium: 1, hard: 0 }, correctCodeCount: 576, singleCallShare: 1 });
     expect(one.byKind).toEqual({ arithmetic: 0.5, compose: 0, search: 0, errorProne: 0, multiStep: 0 });
 
-    const engine = await evaluatePassAtOne(scriptedRetoolModel(), testSet(), {
-      ...settings,
-      episode: { format: TOOL_FORMATS.retool, maxResponseTokens: PRESETS.classroom.maxResponseTokens, maxOutputChars: 64 },
-      sandbox: testSetSandbox(),
-      runOptions: { timeoutMs: 2000, maxOutputBytes: 1024 },
-    });
-    expect(report.blocks).toEqual(engine);
+    const cli = (await passAtOneReport(scriptedRetoolModel(), testSet(), { ...settings, label: 'scripted' }, checkpointEpisodeLimits(meta), testSetSandbox()))!;
+    expect({ ...report, wallSeconds: 0 }).toEqual({ ...cli, wallSeconds: 0 });
 
     // k 4: 16 problems (64 answers) a chunk, 9 chunks per Nmax of the 144, 18 in all, after a 0 of 18.
     const progress = progressOf(events);
@@ -165,12 +162,44 @@ describe('passAtOneReport', () => {
     expect(progress.at(-1)).toMatchObject({ etaSeconds: 0, detail: 'Nmax 1: 144/144 problems' });
   });
 
+  it('draws, from a random model, the tokens npm run eval\'s function draws for the same seed (and others for another)', async () => {
+    const gpt = GPT.init(TINY, 5);
+    /** The model, noting every token fed to it after the prompts (the sampled ones and the tool's). */
+    const recording = () => {
+      const fed: number[] = [];
+      const model = Object.create(gpt) as GPT;
+      // Caches must be the model's own (the nucleus filter wraps the same way).
+      model.newCache = (batchSize) => gpt.newCache(batchSize);
+      model.prefill = (cache, rows) => gpt.prefill(cache, rows);
+      model.step = (cache, tokens) => {
+        fed.push(...tokens);
+        return gpt.step(cache, tokens);
+      };
+      return { model, fed };
+    };
+    // k 4: 16 problems a chunk, so the 24 problems take two chunks, each with its own seed.
+    const problems = testSet().slice(0, 24);
+    const settings = { nmaxList: [0, 1], k: 4, temperature: 1, topP: 0.7, seed: 7, label: 'tiny' };
+    const meta = { kind: 'rl', config: TINY_RUN };
+    const lab = recording();
+    const labReport = (await passAtOneWithProgress(lab.model, meta, settings, hooksFor(testSetSandbox(), []), problems))!;
+    const cli = recording();
+    const cliReport = (await passAtOneReport(cli.model, problems, settings, checkpointEpisodeLimits(meta), testSetSandbox()))!;
+    const other = recording();
+    await passAtOneReport(other.model, problems, { ...settings, seed: 8 }, checkpointEpisodeLimits(meta), testSetSandbox());
+    gpt.dispose();
+    expect(lab.fed.length).toBeGreaterThan(2 * 96);
+    expect(lab.fed).toEqual(cli.fed);
+    expect(labReport.blocks).toEqual(cliReport.blocks);
+    expect(other.fed).not.toEqual(cli.fed);
+  });
+
   it('stops between chunks when asked, with nothing leaked', async () => {
     const events: LabEvent[] = [];
     let chunks = 0;
     const hooks = { ...hooksFor(testSetSandbox(), events, () => chunks >= 2), yieldToEvents: async () => void chunks++ };
     const before = tf.memory().numTensors;
-    const report = await passAtOneReport(scriptedRetoolModel(), {}, { ...DEFAULT_PASS_AT_ONE, label: 'x' }, hooks);
+    const report = await passAtOneWithProgress(scriptedRetoolModel(), {}, { ...DEFAULT_PASS_AT_ONE, label: 'x' }, hooks);
     expect(report).toBeNull();
     expect(progressOf(events).map((e) => e.done)).toEqual([0, 1, 2]);
     expect(tf.memory().numTensors).toBe(before);

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_FORMATS } from '../src/core/env/formats';
 import type { GPT } from '../src/core/model/gpt';
 import { Random } from '../src/core/random';
-import { generateRollouts } from '../src/core/rl/rollout';
+import { generateRollouts } from '../src/core/env/rollout';
 import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
 import { answerReward } from '../src/core/tasks/reward';
 import { encode } from '../src/core/tokenizer';

@@ -14,7 +14,7 @@ import { Random } from '../src/core/random';
 import { assignCredit } from '../src/core/rl/creditAssignment';
 import { groupsPassingFilter, keptRolloutIndices } from '../src/core/rl/groupFilter';
 import { policyUpdate, responseLogProbs } from '../src/core/rl/policyUpdate';
-import * as rolloutModule from '../src/core/rl/rollout';
+import * as rolloutModule from '../src/core/env/rollout';
 import { inspectorSampleIndices } from '../src/core/rl/rolloutSample';
 import { Trainer } from '../src/core/rl/trainer';
 import { trainingSequence } from '../src/core/rl/trainingBatch';
@@ -23,7 +23,7 @@ import { loadCheckpointDir } from '../src/node/checkpointFiles';
 import { useWasmBackend } from './modelHelpers';
 
 const drawn: rolloutModule.Rollout[][] = [];
-vi.mock('../src/core/rl/rollout', async (importOriginal) => {
+vi.mock('../src/core/env/rollout', async (importOriginal) => {
   const original = await importOriginal<typeof rolloutModule>();
   return {
     ...original,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { benchSandbox, summarize } from '../src/core/sandbox/benchmark';
+import { benchSandbox, summarize } from '../src/bench/sandboxBenchmark';
 import type { Interpreter, RunResult } from '../src/core/sandbox/protocol';
 
 /** Answers at once; a sleeping run times out and asks to be replaced, as a killed interpreter does. */

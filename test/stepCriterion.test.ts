@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pipelineCriterion, type StepRun } from '../src/core/bench/stepBench';
+import { pipelineCriterion, type StepRun } from '../src/bench/stepBench';
 
 function stepRun(nmax: number, total: number, sandboxCallSeconds: number): StepRun {
   return {

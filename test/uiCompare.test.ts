@@ -53,22 +53,22 @@ describe('the compare view', () => {
   it('the matrix holds the evaluated runs only, by train Nmax', () => {
     const a = { ...labRun('a', 2, [0.5]), evaluation: { 0: 0.25, 2: 0.5 } };
     const b = { ...labRun('b', 0, [0]), evaluation: { 0: 0.375 } };
-    expect(labEvalMatrix([a, labRun('c', 1, [0])])?.rows.map((r) => r.label)).toEqual(['Nmax 2']);
+    expect(labEvalMatrix([a, labRun('c', 1, [0])])?.rows.map((r) => r.label)).toEqual(['Nmax 2 (greedy accuracy)']);
     expect(labEvalMatrix([labRun('c', 1, [0])])).toBeNull();
     expect(labEvalMatrix([a, b])).toEqual({
       evalNmax: [0, 2],
       rows: [
-        { label: 'Nmax 0', trainNmax: 0, passAtOne: [0.375, null] },
-        { label: 'Nmax 2', trainNmax: 2, passAtOne: [0.25, 0.5] },
+        { label: 'Nmax 0 (greedy accuracy)', trainNmax: 0, passAtOne: [0.375, null] },
+        { label: 'Nmax 2 (greedy accuracy)', trainNmax: 2, passAtOne: [0.25, 0.5] },
       ],
     });
   });
 
   it('a run with a pass@1 report puts its pass@1 blocks in the matrix, ahead of the greedy sweep figures', () => {
     const blocks = [{ nmax: 0, 'pass@1': 0.125 }, { nmax: 4, 'pass@1': 0.75 }];
-    const report = { blocks } as unknown as NonNullable<LabRun['passAtOne']>['report'];
+    const report = { k: 8, blocks } as unknown as NonNullable<LabRun['passAtOne']>['report'];
     const a = { ...labRun('a', 2, [0.5]), evaluation: { 0: 0.25 }, passAtOne: { step: 1, report, evaluatedAt: 2 } };
-    expect(labEvalMatrix([a])).toEqual({ evalNmax: [0, 4], rows: [{ label: 'Nmax 2', trainNmax: 2, passAtOne: [0.125, 0.75] }] });
+    expect(labEvalMatrix([a])).toEqual({ evalNmax: [0, 4], rows: [{ label: 'Nmax 2 (pass@1, k 8)', trainNmax: 2, passAtOne: [0.125, 0.75] }] });
   });
 
   it('names the start model as what differs between a ZeroTIR run and a ReTool cold start', () => {

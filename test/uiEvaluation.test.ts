@@ -7,14 +7,14 @@
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import type { CheckpointBlob } from '../src/lab/protocol';
+import type { CheckpointBlob } from '../src/labWorker/checkpointBlob';
 import { evaluationOptions, parseSourceKey, resultOf, sourceKey } from '../src/ui/lab/evaluationJob';
 import { LabController } from '../src/ui/lab/labController';
 import { openRunDatabase } from '../src/ui/persistence/runDatabase';
 import { runExport } from '../src/ui/persistence/runExport';
-import { createLabStore, setKnob } from '../src/ui/state/labStore';
+import { chooseStart, createLabStore, setKnob } from '../src/ui/state/labStore';
 import { LAB_PRESETS } from '../src/ui/state/presets';
-import { chooseStart, startFormatError, startModelUrl } from '../src/ui/state/startFrom';
+import { startFormatError, startModelUrl } from '../src/ui/state/startFrom';
 import { copyConfig, defaultUrlState, parseLabUrl, serialiseLabHash } from '../src/ui/state/urlState';
 import { fakeConnector } from './uiFakeTrainer';
 

@@ -3,8 +3,10 @@
  * between steps, checkpoints that remember their step) with made-up figures and no tfjs.
  */
 import type { ExperimentConfig } from '../src/core/experiment';
-import type { EvalReport, PassAtOneRequest } from '../src/lab/evaluationRequest';
-import type { BackendChoice, CheckpointBlob, LabEvent, RunFrom, TrainerWorkerApi } from '../src/lab/protocol';
+import type { EvalReport } from '../src/core/eval/evalReport';
+import type { PassAtOneRequest } from '../src/labWorker/evaluationRequest';
+import type { CheckpointBlob } from '../src/labWorker/checkpointBlob';
+import type { BackendChoice, LabEvent, RunFrom, TrainerWorkerApi } from '../src/labWorker/protocol';
 import type { ConnectTrainer } from '../src/ui/lab/trainerConnection';
 import { metricsAt, sampleAt } from './uiFixtures';
 

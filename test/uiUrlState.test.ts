@@ -80,7 +80,7 @@ describe('URL state', () => {
       "unknown preset 'nope' (kept classroom)",
       'seed=abc is not a number',
       'nmax= is not a number',
-      'tierMix=1,2 needs three numbers: easy,medium,hard',
+      'tierMix=1,2 needs 3 numbers: easy,medium,hard',
       "unknown backend 'tpu' (kept auto)",
       'sweep=1,x is not a list of Nmax values (whole numbers 0-16)',
     ]);

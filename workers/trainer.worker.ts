@@ -8,8 +8,8 @@ import { fetchCheckpoint } from '../src/browser/checkpointFetch';
 import { createBrowserSandbox } from '../src/browser/sandbox/createBrowserSandbox';
 import { chooseBackend } from '../src/browser/tf/chooseBackend';
 import { registerBrowserBackends } from '../src/browser/tf/registerBrowserBackends';
-import type { TrainerWorkerApi } from '../src/lab/protocol';
-import { createTrainerApi } from '../src/lab/trainerApi';
+import type { TrainerWorkerApi } from '../src/labWorker/protocol';
+import { createTrainerApi } from '../src/labWorker/trainerApi';
 
 registerBrowserBackends();
 

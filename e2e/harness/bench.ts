@@ -1,12 +1,12 @@
 /**
  * Harness page for the browser benchmark (npm run bench:browser, src/cli/benchBrowser.ts): runs the
- * engine's benchmark (src/core/bench/benchmark.ts) on one tfjs backend, with the model fetched as
+ * engine's benchmark (src/bench/benchmark.ts) on one tfjs backend, with the model fetched as
  * the lab fetches it and the lab's Python worker pool as the sandbox. It runs on the page's main
  * thread; the CLI opens one page per backend, so backends never share a tfjs engine or GPU context.
  * Exposed as `window.benchHarness` for page.evaluate.
  */
 import { PRESETS } from '../../src/core/experiment';
-import { runBenchmark, type BenchReport, type BenchSizes } from '../../src/core/bench/benchmark';
+import { runBenchmark, type BenchReport, type BenchSizes } from '../../src/bench/benchmark';
 import { deserializeCheckpoint } from '../../src/core/model/checkpoint';
 import type { GPTConfig } from '../../src/core/model/config';
 import { GPT } from '../../src/core/model/gpt';
@@ -16,7 +16,7 @@ import { createBrowserSandbox } from '../../src/browser/sandbox/createBrowserSan
 import { chooseBackend } from '../../src/browser/tf/chooseBackend';
 import { registerBrowserBackends } from '../../src/browser/tf/registerBrowserBackends';
 import { queryWebGPUAdapter, type AdapterFacts } from '../../src/browser/tf/webgpuAdapter';
-import type { BackendInfo, BackendName } from '../../src/lab/protocol';
+import type { BackendInfo, BackendName } from '../../src/labWorker/protocol';
 
 export interface BackendBenchRequest {
   backend: BackendName;

@@ -8,7 +8,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
-import { countDispatches } from '../../src/core/bench/dispatchCounter';
+import { countDispatches } from '../../src/bench/dispatchCounter';
 import { alibiSlopes } from '../../src/core/model/attention';
 import { BASE_MODEL_CONFIG, type GPTConfig } from '../../src/core/model/config';
 import { alibiAttention, applyGradients, FUSED_KERNELS, geluGate, QKV_PART, rmsNorm, sampleRows, writeHeads } from '../../src/core/model/fusedOps';

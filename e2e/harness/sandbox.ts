@@ -4,7 +4,7 @@
  */
 import type { RunOptions, RunResult } from '../../src/core/sandbox/protocol';
 import type { SandboxPool, SandboxPoolStats } from '../../src/core/sandbox/pool';
-import { benchSandbox, type SandboxBenchOptions, type SandboxBenchReport } from '../../src/core/sandbox/benchmark';
+import { benchSandbox, type SandboxBenchOptions, type SandboxBenchReport } from '../../src/bench/sandboxBenchmark';
 import { createBrowserSandbox, type BrowserSandboxOptions } from '../../src/browser/sandbox/createBrowserSandbox';
 import { workerInterpreterFactory } from '../../src/browser/sandbox/workerInterpreter';
 import type { NestedReply, NestedRequest } from './nestedSandbox.worker';

@@ -6,8 +6,8 @@
 import { PRESETS, type ExperimentConfig } from '../../src/core/experiment';
 import type { RolloutSample } from '../../src/core/rl/rolloutSample';
 import type { StepMetrics } from '../../src/core/metrics/stepMetrics';
-import type { BackendChoice, BackendInfo, LabEvent } from '../../src/lab/protocol';
-import { startTrainerWorker, type TrainerWorker } from '../../src/lab/trainerWorkerClient';
+import type { BackendChoice, BackendInfo, LabEvent } from '../../src/labWorker/protocol';
+import { connectTrainerWorker, type TrainerConnection } from '../../src/ui/lab/trainerConnection';
 
 export interface TrainerRunRequest {
   backend: BackendChoice;
@@ -37,15 +37,15 @@ export interface TrainerRunReport {
 }
 
 /** The last run's worker stays up (its Python pool may still be loading) until the next run or the page closes. */
-let lastWorker: TrainerWorker | null = null;
+let lastWorker: TrainerConnection | null = null;
 
 async function run(request: TrainerRunRequest): Promise<TrainerRunReport> {
-  lastWorker?.terminate();
+  lastWorker?.close();
   const events: LabEvent[] = [];
   let longTasks = 0;
   const observer = new PerformanceObserver((list) => (longTasks += list.getEntries().length));
   observer.observe({ type: 'longtask', buffered: false });
-  const worker = startTrainerWorker();
+  const worker = connectTrainerWorker(() => undefined);
   lastWorker = worker;
   let phase = 'init';
   let failure: string | null = null;
@@ -55,7 +55,7 @@ async function run(request: TrainerRunRequest): Promise<TrainerRunReport> {
   const stepMs: number[] = [];
   try {
     let started = performance.now();
-    info = await worker.init({ backend: request.backend, baseModelUrl: request.baseModelUrl ?? '/models/base/model.json' }, (e) => events.push(e));
+    info = await worker.api.init({ backend: request.backend, baseModelUrl: request.baseModelUrl ?? '/models/base/model.json' }, (e) => events.push(e));
     initMs = performance.now() - started;
     const config = { ...PRESETS[request.preset], ...request.overrides, steps: request.steps };
     phase = 'startRun';
@@ -98,23 +98,23 @@ async function run(request: TrainerRunRequest): Promise<TrainerRunReport> {
 
 /** Init alone, for a forced backend that must fail with a clear message. */
 async function initOnly(backend: BackendChoice, baseModelUrl = '/models/base/model.json'): Promise<{ info: BackendInfo | null; error: string | null }> {
-  const worker = startTrainerWorker();
+  const worker = connectTrainerWorker(() => undefined);
   try {
-    return { info: await worker.init({ backend, baseModelUrl }, () => undefined), error: null };
+    return { info: await worker.api.init({ backend, baseModelUrl }, () => undefined), error: null };
   } catch (error) {
     return { info: null, error: (error as Error).message };
   } finally {
-    worker.terminate();
+    worker.close();
   }
 }
 
 /** Pretrains a few steps in the worker (the pretrain panel's path) and returns what the page saw. */
 async function pretrain(backend: BackendChoice, steps: number, baseModelUrl = '/models/base/model.json') {
-  lastWorker?.terminate();
-  const worker = startTrainerWorker();
+  lastWorker?.close();
+  const worker = connectTrainerWorker(() => undefined);
   lastWorker = worker;
   const events: LabEvent[] = [];
-  await worker.init({ backend, baseModelUrl }, (e) => events.push(e));
+  await worker.api.init({ backend, baseModelUrl }, (e) => events.push(e));
   const blob = await worker.api.pretrain({ steps, seed: 3, toolPrior: 0.05 });
   await new Promise((resolve) => setTimeout(resolve, 50));
   return {

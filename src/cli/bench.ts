@@ -1,14 +1,14 @@
 /**
  * npm run --silent bench -- [--backend wasm|cpu] [--json] [--short] [--base CHECKPOINT_DIR]
  *
- * The engine's performance benchmark in Node (src/core/bench/benchmark.ts): prints one JSON object
+ * The engine's performance benchmark in Node (src/bench/benchmark.ts): prints one JSON object
  * on stdout (pretty, or one line with --json), progress on stderr. Uses the shipped base model when
  * it exists, else a random-init model of the same shape (the timings depend on the shape, the
  * sandbox figures of the step on what the model writes). --short is the CI size (< 60 s).
  */
 import { parseArgs } from 'node:util';
-import { FULL_SIZES, runBenchmark, SHORT_SIZES } from '../core/bench/benchmark';
-import { pipelineCriterion } from '../core/bench/stepBench';
+import { FULL_SIZES, runBenchmark, SHORT_SIZES } from '../bench/benchmark';
+import { pipelineCriterion } from '../bench/stepBench';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
 import { useNodeBackend } from '../node/tfBackend';
 import { benchModel, watchMachine } from './benchSetup';

@@ -2,7 +2,7 @@
  * npm run --silent bench:browser -- [--json] [--short] [--backends webgpu,webgl,wasm,cpu]
  *   [--sizes BACKEND=full|medium|short,...] [--small-model] [--sandbox-pool SIZE,STANDBY] [--timeout-s N]
  *
- * The engine's benchmark (src/core/bench/benchmark.ts, as `npm run bench` runs it in Node) in Debian
+ * The engine's benchmark (src/bench/benchmark.ts, as `npm run bench` runs it in Node) in Debian
  * Chromium, on each tfjs backend in turn: serves the build (run `npm run build` first), opens the
  * harness page e2e/harness/bench.html once per backend, and prints ONE JSON object on stdout
  * (pretty, or one line with --json): { machine, browser, autoPick, backends: { <name>: report } }.
@@ -19,10 +19,10 @@
 import { parseArgs } from 'node:util';
 import type { ConsoleMessage, Page } from 'playwright-core';
 import type { BackendBenchRequest, BackendBenchResult, BrowserFacts } from '../../e2e/harness/bench';
-import { FULL_SIZES, SHORT_SIZES, type BenchSizes } from '../core/bench/benchmark';
+import { FULL_SIZES, SHORT_SIZES, type BenchSizes } from '../bench/benchmark';
 import type { GPTConfig } from '../core/model/config';
 import { VOCAB_SIZE } from '../core/tokenizer';
-import type { BackendInfo, BackendName } from '../lab/protocol';
+import type { BackendInfo, BackendName } from '../labWorker/protocol';
 import { watchMachine } from './benchSetup';
 import { withHarnessBrowser, type HarnessBrowser } from './browserHarness';
 

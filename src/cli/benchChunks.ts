@@ -2,12 +2,12 @@
  * npm run --silent bench:chunks -- [--base CHECKPOINT_DIR] [--repeats N] [--json]
  *
  * Times a forward and backward pass of the model over chunks of several shapes (Node, wasm) and fits
- * the cost model the update cuts its rows by (src/core/bench/chunkCost.ts), printing one JSON object:
+ * the cost model the update cuts its rows by (src/bench/chunkCost.ts), printing one JSON object:
  * the timings, the fit, and the constants minibatchGradients.ts uses. Progress goes to stderr.
  */
 import { parseArgs } from 'node:util';
-import { CHUNK_SHAPES, fitChunkCost, timeChunk, type ChunkTiming } from '../core/bench/chunkCost';
-import { round } from '../core/bench/generationBench';
+import { CHUNK_SHAPES, fitChunkCost, timeChunk, type ChunkTiming } from '../bench/chunkCost';
+import { round } from '../bench/generationBench';
 import { CHUNK_OVERHEAD, WIDTH_DOUBLING } from '../core/rl/minibatchGradients';
 import { useNodeBackend } from '../node/tfBackend';
 import { benchModel, watchMachine } from './benchSetup';

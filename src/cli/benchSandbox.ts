@@ -1,10 +1,10 @@
 /**
  * The Node half of the sandbox benchmark: Pyodide in locked-down child processes, measured by
- * benchSandbox (src/core/sandbox/benchmark.ts). Prints one JSON object on stdout.
+ * benchSandbox (src/bench/sandboxBenchmark.ts). Prints one JSON object on stdout.
  *
  *   npm run --silent bench:sandbox [-- --cold-starts 3 --standby-restarts 3 --warm-calls 500 --throughput-calls 400]
  */
-import { benchSandbox, type SandboxBenchOptions } from '../core/sandbox/benchmark';
+import { benchSandbox, type SandboxBenchOptions } from '../bench/sandboxBenchmark';
 import { nodeInterpreterFactory } from '../node/sandbox/nodeInterpreter';
 import { watchMachine } from './benchSetup';
 import { parseSandboxBenchFlags, sandboxBenchUsage } from './sandboxBenchFlags';

@@ -1,7 +1,7 @@
 /**
  * The Chromium half of the sandbox benchmark: serves the built app (dist/, run `npm run build`
  * first), opens the sandbox harness in Debian Chromium and runs the shared benchmark
- * (src/core/sandbox/benchmark.ts) inside the page, over worker interpreters, so no Playwright
+ * (src/bench/sandboxBenchmark.ts) inside the page, over worker interpreters, so no Playwright
  * round trip is counted. Run directly, it prints one JSON object on stdout:
  *
  *   npm run --silent bench:sandbox:browser [-- --cold-starts 3 --standby-restarts 3 --warm-calls 500 --throughput-calls 400]
@@ -10,7 +10,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import type { ChromiumBenchReport } from '../../e2e/harness/sandbox';
-import type { SandboxBenchOptions } from '../core/sandbox/benchmark';
+import type { SandboxBenchOptions } from '../bench/sandboxBenchmark';
 import { withHarnessBrowser } from './browserHarness';
 import { parseSandboxBenchFlags, sandboxBenchUsage } from './sandboxBenchFlags';
 

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { round } from '../core/bench/generationBench';
+import { round } from '../bench/generationBench';
 import { BASE_MODEL_CONFIG } from '../core/model/config';
 import { GPT } from '../core/model/gpt';
 import { loadCheckpointDir } from '../node/checkpointFiles';

@@ -1,11 +1,11 @@
 /**
- * Shared flag handling for the CLIs: every ExperimentConfig knob is a kebab-case flag
- * (--learning-rate 2e-4), checked against the same bounds the lab uses. Bad input is a
+ * Shared flag handling for the CLIs: every property of EXPERIMENT_PROPERTIES is a kebab-case flag
+ * (--learning-rate 2e-4), checked by the same configErrors the lab uses. Bad input is a
  * UsageError: the CLI prints the message and the usage, and exits 2.
  */
 import { parseArgs } from 'node:util';
-import { configErrors, NUMERIC_BOUNDS, PRESETS, type ExperimentConfig } from '../core/experiment';
-import { KINDS, type Kind } from '../core/tasks/problem';
+import { configErrors, EXPERIMENT_PROPERTIES, PRESETS, type ExperimentConfig, type ExperimentProperty } from '../core/experiment';
+import type { Kind } from '../core/tasks/problem';
 
 export class UsageError extends Error {}
 
@@ -38,8 +38,7 @@ export function kebab(name: string): string {
 
 /** parseArgs option specs for every knob, all as strings (parsed and checked here). */
 export function knobOptions(): Record<string, { type: 'string' }> {
-  const names = [...Object.keys(NUMERIC_BOUNDS), 'algorithm', 'format', 'klEstimator', 'tierMix', 'kindMix'];
-  return Object.fromEntries(names.map((n) => [kebab(n), { type: 'string' as const }]));
+  return Object.fromEntries(EXPERIMENT_PROPERTIES.map((p) => [kebab(p.key), { type: 'string' as const }]));
 }
 
 /** The preset with the flags applied; throws UsageError naming each bad flag. */
@@ -52,49 +51,50 @@ export function experimentFromFlags(presetName: string, flags: Record<string, st
 /** `base` (a preset or a run's config) with the flags applied; throws UsageError naming each bad flag. */
 export function withKnobFlags(base: ExperimentConfig, flags: Record<string, string | boolean | undefined>): ExperimentConfig {
   const config: ExperimentConfig = { ...base, tierMix: { ...base.tierMix }, kindMix: { ...base.kindMix } };
-  for (const key of Object.keys(NUMERIC_BOUNDS) as (keyof typeof NUMERIC_BOUNDS)[]) {
-    const raw = flags[kebab(key)];
+  const fields = config as unknown as Record<string, unknown>;
+  for (const property of EXPERIMENT_PROPERTIES) {
+    const flag = kebab(property.key);
+    const raw = flags[flag];
     if (typeof raw !== 'string') continue;
-    const value = Number(raw);
-    if (raw.trim() === '' || !Number.isFinite(value)) throw new UsageError(`--${kebab(key)} needs a number, got '${raw}'`);
-    config[key] = value;
-  }
-  if (typeof flags.algorithm === 'string') config.algorithm = flags.algorithm as ExperimentConfig['algorithm'];
-  if (typeof flags.format === 'string') config.format = flags.format as ExperimentConfig['format'];
-  if (typeof flags['kl-estimator'] === 'string') config.klEstimator = flags['kl-estimator'] as ExperimentConfig['klEstimator'];
-  if (typeof flags['tier-mix'] === 'string') {
-    const parts = flags['tier-mix'].split(',').map(Number);
-    if (parts.length !== 3 || parts.some((p) => !Number.isFinite(p))) {
-      throw new UsageError(`--tier-mix needs three numbers easy,medium,hard, got '${flags['tier-mix']}'`);
+    if (property.kind === 'number') {
+      const value = Number(raw);
+      if (raw.trim() === '' || !Number.isFinite(value)) throw new UsageError(`--${flag} needs a number, got '${raw}'`);
+      fields[property.key] = value;
+    } else if (property.kind === 'choice') {
+      // configErrors names the allowed values when this is not one of them.
+      fields[property.key] = raw;
+    } else {
+      fields[property.key] = mixFromFlag(property, raw);
     }
-    config.tierMix = { easy: parts[0], medium: parts[1], hard: parts[2] };
   }
-  if (typeof flags['kind-mix'] === 'string') config.kindMix = kindMixFromFlag(flags['kind-mix']);
   const errors = Object.entries(configErrors(config));
   if (errors.length > 0) throw new UsageError(errors.map(([key, message]) => `--${kebab(key)}: ${message}`).join('\n'));
   return config;
 }
 
-/** `--kind-mix A,C,S,E,M` as a kind mix; its shares' bounds are for the caller's validation to judge. */
-export function kindMixFromFlag(raw: string): Record<Kind, number> {
+/** `--tier-mix E,M,H` or `--kind-mix A,C,S,E,M` as shares by part; their bounds are for configErrors to judge. */
+function mixFromFlag(property: Extract<ExperimentProperty, { kind: 'mix' }>, raw: string): Record<string, number> {
   const parts = raw.split(',').map((x) => (x.trim() === '' ? NaN : Number(x)));
-  if (parts.length !== KINDS.length || parts.some((p) => !Number.isFinite(p))) {
-    throw new UsageError(`--kind-mix needs ${KINDS.length} numbers ${KINDS.join(',')}, got '${raw}'`);
+  if (parts.length !== property.parts.length || parts.some((p) => !Number.isFinite(p))) {
+    throw new UsageError(`--${kebab(property.key)} needs ${property.parts.length} numbers ${property.parts.map(([part]) => part).join(',')}, got '${raw}'`);
   }
-  return Object.fromEntries(KINDS.map((k, i) => [k, parts[i]])) as Record<Kind, number>;
+  return Object.fromEntries(property.parts.map(([part], i) => [part, parts[i]]));
 }
 
+/** `--kind-mix A,C,S,E,M` as a kind mix (pretrain's flag too); its shares' bounds are for the caller's validation to judge. */
+export function kindMixFromFlag(raw: string): Record<Kind, number> {
+  const kindMix = EXPERIMENT_PROPERTIES.find((p) => p.key === 'kindMix') as Extract<ExperimentProperty, { kind: 'mix' }>;
+  return mixFromFlag(kindMix, raw) as Record<Kind, number>;
+}
+
+/** A line per knob for --help: the flag, its bounds or values, its help. */
 export function knobUsage(): string {
-  return Object.entries(NUMERIC_BOUNDS)
-    .map(([key, [min, max]]) => `  --${kebab(key)} N`.padEnd(28) + `(${min}..${max})`)
-    .concat([
-      '  --algorithm ppo|reinforce++|grpo   (alias --algo)',
-      '  --format zerotir|retool',
-      '  --kl-estimator k1|k3',
-      '  --tier-mix E,M,H             shares of easy, medium, hard arithmetic prompts',
-      '  --kind-mix A,C,S,E,M        shares of arithmetic, compose, search, error-prone, multi-step prompts',
-    ])
-    .join('\n');
+  return EXPERIMENT_PROPERTIES.map((p) => {
+    const flag = `--${kebab(p.key)}`;
+    if (p.kind === 'number') return `  ${flag} N`.padEnd(50) + `(${p.min}..${p.max}) ${p.help}`;
+    if (p.kind === 'choice') return `  ${flag} ${p.choices.map(([value]) => value).join('|')}`.padEnd(50) + `${p.key === 'algorithm' ? '(alias --algo) ' : ''}${p.help}`;
+    return `  ${flag} ${p.parts.map(([part]) => part).join(',')}`.padEnd(50) + p.help;
+  }).join('\n');
 }
 
 /** String flags by name plus --help (-h), strictly: an unknown or malformed flag is a UsageError. */

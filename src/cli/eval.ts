@@ -9,13 +9,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { TOOL_FORMATS, type ToolFormatName } from '../core/env/formats';
-import { evaluatePassAtOne, type EvalBlock } from '../core/eval/passAtOne';
 import { checkpointEpisodeLimits } from '../core/eval/checkpointLimits';
-import { sandboxRunOptions } from '../core/experiment';
+import type { EvalBlock } from '../core/eval/evalReport';
+import { passAtOneReport } from '../core/eval/passAtOne';
 import { evalSet } from '../core/tasks/splits';
 import { loadCheckpointDir } from '../node/checkpointFiles';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
-import type { EvalReport } from '../lab/evaluationRequest';
 import { useNodeBackend } from '../node/tfBackend';
 import { argsOrExitCode, parseStringFlags, UsageError } from './cliArgs';
 import { formatDuration } from './progress';
@@ -70,7 +69,6 @@ function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
   };
 }
 
-/** The run config a checkpoint was trained with (RL checkpoints carry one; SFT ones name their format). */
 function table(blocks: EvalBlock[]): string {
   const f = (x: number | null, digits = 3) => (x === null ? '--' : x.toFixed(digits));
   const head = 'nmax  pass@1  easy   medium hard   codeRatio calls/resp codePass single selfCorr';
@@ -95,42 +93,20 @@ async function main(): Promise<number> {
   }
   const { model, meta } = loaded;
   const fromCheckpoint = checkpointEpisodeLimits(meta);
-  const format = args.format ?? fromCheckpoint.format;
-  const maxResponseTokens = args.maxResponseTokens ?? fromCheckpoint.maxResponseTokens;
+  const limits = { ...fromCheckpoint, format: args.format ?? fromCheckpoint.format, maxResponseTokens: args.maxResponseTokens ?? fromCheckpoint.maxResponseTokens };
   const sandbox = createNodeSandbox({ size: 2 });
-  const started = performance.now();
-  const problems = evalSet();
   try {
-    const blocks = await evaluatePassAtOne(model, problems, {
-      nmaxList: args.nmaxList,
-      k: args.k,
-      temperature: args.temperature,
-      topP: args.topP,
-      seed: args.seed,
-      episode: { format: TOOL_FORMATS[format], maxResponseTokens, maxOutputChars: fromCheckpoint.maxOutputChars },
-      sandbox,
-      runOptions: sandboxRunOptions(fromCheckpoint),
-    });
-    const report: EvalReport = {
-      checkpoint: args.checkpoint,
-      format,
-      problems: problems.length,
-      k: args.k,
-      temperature: args.temperature,
-      topP: args.topP,
-      seed: args.seed,
-      maxResponseTokens,
-      maxOutputChars: fromCheckpoint.maxOutputChars,
-      wallSeconds: (performance.now() - started) / 1000,
-      blocks,
-    };
+    const { nmaxList, k, temperature, topP, seed } = args;
+    // The lab's evaluation runs the same function: the same seed gives the same draws there.
+    const report = await passAtOneReport(model, evalSet(), { nmaxList, k, temperature, topP, seed, label: args.checkpoint }, limits, sandbox);
+    if (report === null) throw new Error('the evaluation stopped, though nothing asked it to');
     const json = `${JSON.stringify(report, null, 2)}\n`;
     if (args.out === null) process.stdout.write(json);
     else {
       mkdirSync(dirname(args.out), { recursive: true });
       writeFileSync(args.out, json);
     }
-    process.stderr.write(`${table(blocks)}\ndone${args.out ? `: ${args.out}` : ''} (${formatDuration(report.wallSeconds)})\n`);
+    process.stderr.write(`${table(report.blocks)}\ndone${args.out ? `: ${args.out}` : ''} (${formatDuration(report.wallSeconds)})\n`);
   } finally {
     model.dispose();
     await sandbox.close();

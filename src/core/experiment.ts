@@ -1,14 +1,16 @@
 /**
  * An experiment's whole configuration as plain data: what the CLI flags, the lab's knobs, the
  * URL hash and the exported run all carry. Presets are small named objects (nanoGPT's config
- * files, TensorFlow Playground's state list).
+ * files); EXPERIMENT_PROPERTIES is the one list of its properties (TensorFlow Playground's state
+ * list), from which the bounds, the checks, the CLI's flags, the URL and the lab's labels derive.
  */
+import type { ToolFormatName } from './env/formats';
 import type { RunOptions } from './sandbox/protocol';
-import { KINDS, type Kind, type Tier } from './tasks/problem';
+import { KINDS, TIERS, type Kind, type Tier } from './tasks/problem';
 import { ARITHMETIC_ONLY } from './tasks/splits';
 
 export type Algorithm = 'ppo' | 'reinforce++' | 'grpo';
-export type ToolFormatName = 'zerotir' | 'retool';
+export type { ToolFormatName };
 
 export interface ExperimentConfig {
   seed: number;
@@ -125,35 +127,109 @@ export const PRESETS: Record<string, ExperimentConfig> = {
 export const DEFAULT_PRESET = 'classroom';
 
 type NumericKey = { [K in keyof ExperimentConfig]: ExperimentConfig[K] extends number ? K : never }[keyof ExperimentConfig];
+type ChoiceKey = 'algorithm' | 'format' | 'klEstimator';
+type MixKey = 'tierMix' | 'kindMix';
 
-/** Bounds of every numeric knob: [min, max, integer?]. The CLI and the lab refuse values outside. */
-export const NUMERIC_BOUNDS: Record<NumericKey, [number, number, boolean]> = {
-  seed: [0, 2 ** 31 - 1, true],
-  steps: [0, 100_000, true],
-  nmax: [0, 16, true],
-  learningRate: [1e-7, 1e-1, false],
-  promptsPerStep: [1, 256, true],
-  groupSize: [1, 64, true],
-  epochs: [1, 16, true],
-  minibatchSize: [1, 1024, true],
-  clipEps: [0, 1, false],
-  dualClip: [0, 100, false],
-  valueClip: [0, 10, false],
-  valueCoef: [0, 10, false],
-  klCoef: [0, 10, false],
-  gamma: [0, 1, false],
-  lambda: [0, 1, false],
-  filterLow: [0, 1, false],
-  filterHigh: [0, 1, false],
-  temperature: [0, 5, false],
+/** What every property has: its name in the config, a label and a line of help (the lab's field, the CLI's --help). */
+interface PropertyText {
+  label: string;
+  help: string;
+}
+
+/**
+ * One property of the config: a number with its bounds, a choice among values (each with its
+ * label), or a mix of named shares (each part with its label).
+ */
+export type ExperimentProperty =
+  | (PropertyText & { kind: 'number'; key: NumericKey; min: number; max: number; integer: boolean })
+  | (PropertyText & { kind: 'choice'; key: ChoiceKey; choices: [string, string][] })
+  | (PropertyText & { kind: 'mix'; key: MixKey; parts: [string, string][] });
+
+/** The kinds' plain names, where the lab shows them. */
+const KIND_LABELS: Record<Kind, string> = { arithmetic: 'arithmetic', compose: 'compose', search: 'search', errorProne: 'error-prone', multiStep: 'multi-step' };
+
+const number = (key: NumericKey, min: number, max: number, integer: boolean, label: string, help: string): ExperimentProperty =>
+  ({ kind: 'number', key, min, max, integer, label, help });
+
+/**
+ * Every property of ExperimentConfig, once, in the order the URL hash and `--help` list them. The
+ * CLI and the lab refuse values outside the bounds (configErrors).
+ */
+export const EXPERIMENT_PROPERTIES: readonly ExperimentProperty[] = [
+  number('seed', 0, 2 ** 31 - 1, true, 'Seed', 'Same seed and knobs, same run.'),
+  number('steps', 0, 100_000, true, 'RL steps', 'The run stops after this many steps.'),
+  number('nmax', 0, 16, true, 'Nmax (code calls)', 'Most executed code calls per answer; 0 = no tool.'),
+  number('learningRate', 1e-7, 1e-1, false, 'Learning rate', 'Adam step size.'),
+  number('promptsPerStep', 1, 256, true, 'Prompts per step', 'Questions sampled each step.'),
+  number('groupSize', 1, 64, true, 'Group size', 'Answers sampled per question.'),
+  number('epochs', 1, 16, true, 'Epochs', 'Passes over each step’s answers.'),
+  number('minibatchSize', 1, 1024, true, 'Minibatch', 'Sequences per gradient step.'),
+  number('clipEps', 0, 1, false, 'Clip ε', 'PPO ratio clipping.'),
+  number('dualClip', 0, 100, false, 'Dual clip c', 'Bounds the loss of a negative-advantage token at ratio c (verl); 0 = off.'),
+  number('valueClip', 0, 10, false, 'Value clip', 'PPO value clipping range.'),
+  number('valueCoef', 0, 10, false, 'Value loss weight', 'PPO value loss coefficient.'),
+  number('klCoef', 0, 10, false, 'KL coefficient', 'Pull towards the base model; 0 = off (still logged).'),
+  number('gamma', 0, 1, false, 'γ', 'GAE discount.'),
+  number('lambda', 0, 1, false, 'λ', 'GAE λ.'),
+  number('filterLow', 0, 1, false, 'Filter: low', 'Groups with mean reward below are dropped.'),
+  number('filterHigh', 0, 1, false, 'Filter: high', 'Groups with mean reward above are dropped.'),
+  number('temperature', 0, 5, false, 'Temperature', 'Sampling temperature of the policy.'),
   // The base model's context (256) less the longest prompt with its BOS (51: `what is the smallest n ...`).
-  maxResponseTokens: [8, 200, true],
-  maxOutputChars: [8, 4096, true],
-  gradClip: [1e-6, 1000, false],
-  testEvery: [1, 100_000, true],
-  samplesPerStep: [0, 1024, true],
-  sandboxTimeoutMs: [10, 60_000, true],
-};
+  number('maxResponseTokens', 8, 200, true, 'Max response tokens', 'Answer length cap, tool output included.'),
+  number('maxOutputChars', 8, 4096, true, 'Tool output chars', 'Sandbox output is cut to this.'),
+  number('gradClip', 1e-6, 1000, false, 'Grad clip', 'Global norm clip.'),
+  number('testEvery', 1, 100_000, true, 'Test every', 'Held-out evaluation every N steps.'),
+  number('samplesPerStep', 0, 1024, true, 'Samples kept', 'Rollouts per step sent to the inspector.'),
+  number('sandboxTimeoutMs', 10, 60_000, true, 'Sandbox timeout (ms)', 'Per code call.'),
+  {
+    kind: 'choice',
+    key: 'algorithm',
+    label: 'Algorithm',
+    help: 'PPO learns a value head; Reinforce++ and GRPO use the group as baseline.',
+    choices: [
+      ['ppo', 'PPO'],
+      ['reinforce++', 'Reinforce++'],
+      ['grpo', 'GRPO'],
+    ],
+  },
+  {
+    kind: 'choice',
+    key: 'format',
+    label: 'Tool format',
+    help: 'ZeroTIR fences or ReTool tags.',
+    choices: [
+      ['zerotir', 'ZeroTIR (```python)'],
+      ['retool', 'ReTool (<code>)'],
+    ],
+  },
+  { kind: 'choice', key: 'klEstimator', label: 'KL estimator', help: 'k1 or k3 (Schulman).', choices: [['k1', 'k1'], ['k3', 'k3']] },
+  {
+    kind: 'mix',
+    key: 'tierMix',
+    label: 'Tier mix',
+    help: 'Shares of easy, medium and hard among the arithmetic prompts.',
+    parts: TIERS.map((tier) => [tier, tier]),
+  },
+  {
+    kind: 'mix',
+    key: 'kindMix',
+    label: 'Kind mix',
+    help: 'Shares of each kind of problem among the prompts.',
+    parts: KINDS.map((kind) => [kind, KIND_LABELS[kind]]),
+  },
+];
+
+type NumberProperty = Extract<ExperimentProperty, { kind: 'number' }>;
+
+/** Bounds of every numeric knob: [min, max, integer?], from EXPERIMENT_PROPERTIES. */
+export const NUMERIC_BOUNDS = Object.fromEntries(
+  EXPERIMENT_PROPERTIES.filter((p): p is NumberProperty => p.kind === 'number').map((p) => [p.key, [p.min, p.max, p.integer]]),
+) as Record<NumericKey, [number, number, boolean]>;
+
+/** "a, b or c". */
+function oneOf(values: string[]): string {
+  return values.length === 1 ? values[0] : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
+}
 
 /**
  * The sandbox's limits for a run's (or a checkpoint's) code calls: its time limit, and room in bytes
@@ -179,27 +255,27 @@ export function withSavedConfigDefaults<T>(config: T): T {
 /** Problems with a config, one message per offending field (empty when valid). */
 export function configErrors(config: ExperimentConfig): Partial<Record<keyof ExperimentConfig, string>> {
   const errors: Partial<Record<keyof ExperimentConfig, string>> = {};
-  for (const [key, [min, max, integer]] of Object.entries(NUMERIC_BOUNDS) as [NumericKey, [number, number, boolean]][]) {
-    const value = config[key];
-    if (typeof value !== 'number' || !Number.isFinite(value)) errors[key] = `${key} must be a number`;
-    else if (integer && !Number.isInteger(value)) errors[key] = `${key} must be a whole number`;
-    else if (value < min || value > max) errors[key] = `${key} must be between ${min} and ${max}`;
+  for (const property of EXPERIMENT_PROPERTIES) {
+    const { key } = property;
+    if (property.kind === 'number') {
+      const value = config[property.key];
+      if (typeof value !== 'number' || !Number.isFinite(value)) errors[key] = `${key} must be a number`;
+      else if (property.integer && !Number.isInteger(value)) errors[key] = `${key} must be a whole number`;
+      else if (value < property.min || value > property.max) errors[key] = `${key} must be between ${property.min} and ${property.max}`;
+    } else if (property.kind === 'choice') {
+      const values = property.choices.map(([value]) => value);
+      if (!values.includes(config[property.key])) errors[key] = `${key} must be ${oneOf(values)}`;
+    } else {
+      const mix = config[property.key] as Record<string, unknown> | undefined;
+      const shares = mix ? property.parts.map(([part]) => mix[part]) : [];
+      if (shares.some((s) => typeof s !== 'number' || !(s >= 0) || !Number.isFinite(s)) || (shares as number[]).reduce((a, b) => a + b, 0) <= 0) {
+        errors[key] = `${key} needs non-negative ${property.parts.map(([part]) => part).join(', ')} shares that are not all 0`;
+      }
+    }
   }
-  if (!['ppo', 'reinforce++', 'grpo'].includes(config.algorithm)) errors.algorithm = 'algorithm must be ppo, reinforce++ or grpo';
-  if (!['zerotir', 'retool'].includes(config.format)) errors.format = 'format must be zerotir or retool';
-  if (!['k1', 'k3'].includes(config.klEstimator)) errors.klEstimator = 'klEstimator must be k1 or k3';
   if (!errors.dualClip && config.dualClip !== 0 && config.dualClip <= 1) errors.dualClip = 'dualClip must be 0 (off) or above 1';
   if (!errors.filterLow && !errors.filterHigh && config.filterLow > config.filterHigh) {
     errors.filterLow = 'filterLow must not exceed filterHigh';
-  }
-  const mix = config.tierMix;
-  const shares = mix ? [mix.easy, mix.medium, mix.hard] : [];
-  if (shares.length !== 3 || shares.some((s) => typeof s !== 'number' || !(s >= 0)) || shares.reduce((a, b) => a + b, 0) <= 0) {
-    errors.tierMix = 'tierMix needs non-negative easy, medium and hard shares that are not all 0';
-  }
-  const kinds = config.kindMix ? KINDS.map((k) => config.kindMix[k]) : [];
-  if (kinds.length !== KINDS.length || kinds.some((s) => typeof s !== 'number' || !(s >= 0) || !Number.isFinite(s)) || kinds.reduce((a, b) => a + b, 0) <= 0) {
-    errors.kindMix = `kindMix needs non-negative ${KINDS.join(', ')} shares that are not all 0`;
   }
   return errors;
 }

@@ -7,7 +7,7 @@
  */
 import type { RunResult } from '../sandbox/protocol';
 import { decode, encode, EOS } from '../tokenizer';
-import type { ToolFormat } from './formats';
+import { TOOL_FORMATS, type ToolFormat, type ToolFormatName } from './formats';
 
 export interface EpisodeConfig {
   format: ToolFormat;
@@ -17,6 +17,18 @@ export interface EpisodeConfig {
   maxResponseTokens: number;
   /** Tool output is cut to this many characters, then a marker line. */
   maxOutputChars: number;
+}
+
+/** What a run's config (or a checkpoint's meta: checkpointLimits.ts) fixes of the episode; Nmax aside, which evaluation varies. */
+export interface EpisodeLimits {
+  format: ToolFormatName;
+  maxResponseTokens: number;
+  maxOutputChars: number;
+}
+
+/** The one place an EpisodeConfig is made: the trainer's rollouts, `npm run eval` and the lab's evaluation. */
+export function episodeConfig(limits: EpisodeLimits, nmax: number): EpisodeConfig {
+  return { format: TOOL_FORMATS[limits.format], nmax, maxResponseTokens: limits.maxResponseTokens, maxOutputChars: limits.maxOutputChars };
 }
 
 export type EpisodeAction = { type: 'continue' } | { type: 'execute'; code: string } | { type: 'done' };

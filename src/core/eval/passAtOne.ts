@@ -4,35 +4,17 @@
  * by difficulty tier, by kind and by family, and with the code-use figures, one block per
  * inference Nmax.
  */
-import type { EpisodeConfig } from '../env/episode';
-import { codeUseFigures, type CodeUseFigures } from '../metrics/codeUse';
+import { episodeConfig, type Episode, type EpisodeLimits } from '../env/episode';
+import { sandboxRunOptions } from '../experiment';
+import { codeUseFigures } from '../metrics/codeUse';
 import { meanOrNull } from '../metrics/means';
 import type { GPT } from '../model/gpt';
-import { evaluateProblems } from '../rl/evaluate';
+import { Random } from '../random';
+import { evaluateProblems } from './evaluate';
 import type { PythonSandbox, RunOptions } from '../sandbox/protocol';
 import { KINDS, TIERS, type Kind, type Problem, type Tier } from '../tasks/problem';
+import type { EvalBlock, EvalReport, PassAtOneSettings } from './evalReport';
 import { withNucleusFilter } from './nucleus';
-
-export interface EvalBlock extends CodeUseFigures {
-  nmax: number;
-  /** Responses scored: problems x k. */
-  samples: number;
-  'pass@1': number;
-  /**
-   * Standard error of pass@1 over problems: the sample standard deviation of the per-problem pass@1
-   * over the square root of the number of problems. Two blocks' difference has a standard error of
-   * at most sqrt(a^2 + b^2) (less when both score the same problems and agree on them).
-   */
-  standardError: number;
-  /** pass@1 over each tier's problems (null for a tier with none). */
-  byTier: Record<Tier, number | null>;
-  /** pass@1 over each kind's problems (null for a kind with none). */
-  byKind: Record<Kind, number | null>;
-  /** pass@1 over each family's problems, families in name order. */
-  byFamily: Record<string, number>;
-  /** pass@1 of each problem, in the problem set's order: what pairs two arms (pairedDifference). */
-  perProblem: number[];
-}
 
 /** Sample standard deviation over sqrt(n); 0 for fewer than two values. */
 export function standardErrorOfMean(xs: number[]): number {
@@ -42,16 +24,24 @@ export function standardErrorOfMean(xs: number[]): number {
   return Math.sqrt(variance / xs.length);
 }
 
-export interface EvalSettings {
-  nmaxList: number[];
-  k: number;
-  temperature: number;
-  topP: number;
-  seed: number;
+export interface EvalSettings extends PassAtOneSettings {
   /** The episode without its Nmax, which each block sets. */
-  episode: Omit<EpisodeConfig, 'nmax'>;
+  episode: EpisodeLimits;
   sandbox: PythonSandbox;
   runOptions: RunOptions;
+}
+
+/**
+ * What a caller does around the chunks; the CLI passes none. The lab takes the backend's work
+ * queue for each chunk, reports progress and lets a cancel in between.
+ */
+export interface ChunkHooks {
+  /** Runs one chunk's sampling. */
+  exclusive?<T>(work: () => Promise<T>): Promise<T>;
+  /** Before the first chunk (done 0) and after each: chunks done of total, the block's Nmax, its problems done. */
+  progress?(at: { done: number; total: number; nmax: number; problemsDone: number }): Promise<void> | void;
+  /** Asked before each chunk; true stops the evaluation, which then gives null. */
+  shouldStop?(): boolean;
 }
 
 /**
@@ -94,22 +84,76 @@ export function evalBlock(
   };
 }
 
-/** Samples k responses per problem at each Nmax (nucleus sampling unless topP is 1) and scores them. */
-export async function evaluatePassAtOne(model: GPT, problems: Problem[], settings: EvalSettings): Promise<EvalBlock[]> {
-  const { k, temperature, topP } = settings;
-  const sampler = topP < 1 ? withNucleusFilter(model, temperature, topP) : model;
-  const repeated = problems.flatMap((p) => Array.from({ length: k }, () => p));
+/** Answers sampled in one batch: whole problems with their k samples, about this many. */
+export const CHUNK_ROWS = 64;
+
+/**
+ * Samples k responses per problem at each Nmax (nucleus sampling unless topP is 1) and scores
+ * them; null when hooks.shouldStop stopped it. The one pass@1 path of `npm run eval` and the lab:
+ * a block is drawn in chunks of about CHUNK_ROWS answers, each with a seed of its own, the same for
+ * every Nmax (blocks differ by the budget, not by the draws), so both give the same draws for the
+ * same seed, and the lab can report progress and cancel between chunks.
+ */
+export async function evaluatePassAtOne(model: GPT, problems: Problem[], settings: EvalSettings, hooks: ChunkHooks = {}): Promise<EvalBlock[] | null> {
+  const { nmaxList, k, temperature, topP } = settings;
+  const sampler = withNucleusFilter(model, temperature, topP);
+  const perChunk = Math.max(1, Math.floor(CHUNK_ROWS / k));
+  const chunks = Array.from({ length: Math.ceil(problems.length / perChunk) }, (_, c) => problems.slice(c * perChunk, (c + 1) * perChunk));
+  const seeds = new Random(settings.seed);
+  const chunkSeeds = chunks.map((_, c) => seeds.fork(c).seed());
+  const total = nmaxList.length * chunks.length;
+  const exclusive = <T>(work: () => Promise<T>): Promise<T> => (hooks.exclusive ? hooks.exclusive(work) : work());
+  await hooks.progress?.({ done: 0, total, nmax: nmaxList[0], problemsDone: 0 });
   const blocks: EvalBlock[] = [];
-  for (const nmax of settings.nmaxList) {
-    // The same seed for every Nmax: the blocks differ by the budget, not by the draws' stream.
-    const { rollouts, rewards } = await evaluateProblems(sampler, repeated, {
-      episode: { ...settings.episode, nmax },
-      sandbox: settings.sandbox,
-      runOptions: settings.runOptions,
-      temperature,
-      seed: settings.seed,
-    });
-    blocks.push(evalBlock(nmax, problems, k, rollouts.map((r) => r.episode), rewards));
+  for (const [n, nmax] of nmaxList.entries()) {
+    const episodes: Episode[] = [];
+    const rewards: number[] = [];
+    for (const [c, chunk] of chunks.entries()) {
+      if (hooks.shouldStop?.()) return null;
+      const result = await exclusive(() =>
+        evaluateProblems(
+          sampler,
+          chunk.flatMap((p) => Array.from({ length: k }, () => p)),
+          { episode: episodeConfig(settings.episode, nmax), sandbox: settings.sandbox, runOptions: settings.runOptions, temperature, seed: chunkSeeds[c] },
+        ),
+      );
+      episodes.push(...result.rollouts.map((r) => r.episode));
+      rewards.push(...result.rewards);
+      await hooks.progress?.({ done: n * chunks.length + c + 1, total, nmax, problemsDone: Math.min((c + 1) * perChunk, problems.length) });
+    }
+    blocks.push(evalBlock(nmax, problems, k, episodes, rewards));
   }
   return blocks;
+}
+
+/**
+ * `npm run eval`'s report, which the lab's evaluation gives too: `model` (named `label`) on
+ * `problems`, sampled with `limits` (the checkpoint's: checkpointLimits.ts). Null when stopped.
+ */
+export async function passAtOneReport(
+  model: GPT,
+  problems: Problem[],
+  request: PassAtOneSettings & { label: string },
+  limits: EpisodeLimits & { sandboxTimeoutMs: number },
+  sandbox: PythonSandbox,
+  hooks: ChunkHooks = {},
+): Promise<EvalReport | null> {
+  const { nmaxList, k, temperature, topP, seed } = request;
+  const started = performance.now();
+  const episode = { format: limits.format, maxResponseTokens: limits.maxResponseTokens, maxOutputChars: limits.maxOutputChars };
+  const blocks = await evaluatePassAtOne(model, problems, { nmaxList, k, temperature, topP, seed, episode, sandbox, runOptions: sandboxRunOptions(limits) }, hooks);
+  if (blocks === null) return null;
+  return {
+    checkpoint: request.label,
+    format: episode.format,
+    problems: problems.length,
+    k,
+    temperature,
+    topP,
+    seed,
+    maxResponseTokens: episode.maxResponseTokens,
+    maxOutputChars: episode.maxOutputChars,
+    wallSeconds: (performance.now() - started) / 1000,
+    blocks,
+  };
 }

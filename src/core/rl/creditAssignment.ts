@@ -10,7 +10,7 @@
 import type { Algorithm } from '../experiment';
 import { gaeOverPolicyTokens } from './gae';
 import { groupMeanBaseline, grpoNormalise, whiten } from './advantages';
-import type { Rollout } from './rollout';
+import type { Rollout } from '../env/rollout';
 
 export interface Credit {
   advantages: Float32Array[];

@@ -5,8 +5,7 @@
  * the tests; it owns no I/O beyond the sandbox it is given.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { TOOL_FORMATS } from '../env/formats';
-import type { EpisodeConfig } from '../env/episode';
+import { episodeConfig } from '../env/episode';
 import { sandboxRunOptions, type ExperimentConfig } from '../experiment';
 import type { GPT } from '../model/gpt';
 import { mean } from '../metrics/means';
@@ -19,11 +18,11 @@ import { answerReward } from '../tasks/reward';
 import { testSet, trainProblem } from '../tasks/splits';
 import { encode } from '../tokenizer';
 import { assignCredit } from './creditAssignment';
-import { evaluateProblems, type EvaluationResult } from './evaluate';
+import { evaluateProblems, type EvaluationResult } from '../eval/evaluate';
 import { groupsPassingFilter, keptRolloutIndices } from './groupFilter';
 import { meanSampledKl } from './kl';
 import { policyUpdate, responseLogProbs } from './policyUpdate';
-import { generateRollouts } from './rollout';
+import { generateRollouts } from '../env/rollout';
 import { readAdamState, restoreAdamState } from './adamState';
 import { inspectorSampleIndices, rolloutSample, type RolloutSample } from './rolloutSample';
 import { trainingSequence } from './trainingBatch';
@@ -82,18 +81,9 @@ export class Trainer {
     };
   }
 
-  episodeConfig(nmax = this.config.nmax): EpisodeConfig {
-    return {
-      format: TOOL_FORMATS[this.config.format],
-      nmax,
-      maxResponseTokens: this.config.maxResponseTokens,
-      maxOutputChars: this.config.maxOutputChars,
-    };
-  }
-
   /** Greedy accuracy on the held-out test set at the run's Nmax (or another inference budget). */
   evaluateTest(nmax = this.config.nmax): Promise<EvaluationResult> {
-    return evaluateProblems(this.model, testSet(), { episode: this.episodeConfig(nmax), sandbox: this.sandbox, runOptions: sandboxRunOptions(this.config) });
+    return evaluateProblems(this.model, testSet(), { episode: episodeConfig(this.config, nmax), sandbox: this.sandbox, runOptions: sandboxRunOptions(this.config) });
   }
 
   /** The step-0 record: the base model's held-out accuracy, before any update. */
@@ -118,7 +108,7 @@ export class Trainer {
 
     // 2. Rollouts with code execution.
     const { rollouts, timing } = await generateRollouts(this.model, prompts.map(encode), {
-      episode: this.episodeConfig(),
+      episode: episodeConfig(this.config, this.config.nmax),
       temperature: config.temperature,
       rng: this.sampleRng,
       sandbox: this.sandbox,

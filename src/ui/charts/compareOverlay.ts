@@ -34,17 +34,19 @@ export function labComparison(runs: LabRun[], referenceId: string | null): RunCo
 
 /**
  * Held-out accuracy by inference Nmax of the ticked runs that were evaluated: a run's pass@1 report
- * (the evaluation panel) where it has one, else the sweep's greedy accuracy.
+ * (the evaluation panel) where it has one, else the sweep's greedy accuracy, which is not pass@1
+ * (one greedy answer per problem, no sampling), so each row's label says which it holds.
  */
 export function labEvalMatrix(runs: LabRun[]): EvalMatrix | null {
   const blocksOf = (r: LabRun) =>
     r.passAtOne?.report.blocks ??
     Object.entries(r.evaluation ?? {}).map(([nmax, accuracy]) => ({ nmax: Number(nmax), 'pass@1': accuracy }));
+  const figureOf = (r: LabRun) => (r.passAtOne ? `pass@1, k ${r.passAtOne.report.k}` : 'greedy accuracy');
   const evaluated = runs.filter((r) => blocksOf(r).length > 0);
   if (evaluated.length === 0) return null;
   return evalMatrix(
     evaluated.map((r) => ({
-      label: r.name,
+      label: `${r.name} (${figureOf(r)})`,
       trainNmax: r.config.nmax,
       report: { blocks: blocksOf(r) },
     })),

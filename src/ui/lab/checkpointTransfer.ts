@@ -4,7 +4,7 @@
  * notice before anything changes.
  */
 import type { ExperimentConfig } from '../../core/experiment';
-import type { CheckpointBlob } from '../../lab/protocol';
+import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
 import { decodeCheckpointFiles, encodeCheckpointFile, type ImportFile } from '../persistence/checkpointFile';
 import type { RunDatabase } from '../persistence/runDatabase';
 import { makeRun, newRunId, type LabRun } from '../state/labRun';

@@ -4,8 +4,10 @@
  * when the worker holds the run, or for a start model. A run's result is kept with the run (and so
  * in IndexedDB); a start model's for as long as the page is open.
  */
-import { passAtOneSettingsErrors, type PassAtOneSettings } from '../../lab/evaluationRequest';
-import type { CheckpointBlob, TrainerWorkerApi } from '../../lab/protocol';
+import type { PassAtOneSettings } from '../../core/eval/evalReport';
+import { passAtOneSettingsErrors } from '../../labWorker/evaluationRequest';
+import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
+import type { TrainerWorkerApi } from '../../labWorker/protocol';
 import type { PassAtOneResult } from '../state/labRun';
 import { notify, patchRun, type LabState, type LabStore } from '../state/labStore';
 import { START_FROM_CHOICES, START_MODELS, isStartFrom, type StartFrom } from '../state/startFrom';

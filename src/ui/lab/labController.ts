@@ -6,8 +6,9 @@
  */
 import { fetchCheckpoint } from '../../browser/checkpointFetch';
 import { configErrors, type ExperimentConfig } from '../../core/experiment';
-import type { PassAtOneSettings } from '../../lab/evaluationRequest';
-import type { CheckpointBlob, LabEvent, TrainerWorkerApi } from '../../lab/protocol';
+import type { PassAtOneSettings } from '../../core/eval/evalReport';
+import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
+import type { LabEvent, TrainerWorkerApi } from '../../labWorker/protocol';
 import { metaStep, type ImportFile } from '../persistence/checkpointFile';
 import type { RunDatabase } from '../persistence/runDatabase';
 import { makeRun, newRunId, type LabRun } from '../state/labRun';

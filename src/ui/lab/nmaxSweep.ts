@@ -5,7 +5,7 @@
  * runs is paused and resumes from the first run not yet trained and evaluated.
  */
 import type { ExperimentConfig } from '../../core/experiment';
-import type { RunStatus } from '../../lab/protocol';
+import type { RunStatus } from '../../labWorker/protocol';
 import { makeRun, type LabRun } from '../state/labRun';
 import type { LabState, LabStore, SweepState } from '../state/labStore';
 import { copyConfig } from '../state/urlState';

@@ -4,7 +4,7 @@
  * reported through onCrash (comlink calls would otherwise wait forever).
  */
 import * as Comlink from 'comlink';
-import type { TrainerWorkerApi } from '../../lab/protocol';
+import type { TrainerWorkerApi } from '../../labWorker/protocol';
 
 export interface TrainerConnection {
   api: TrainerWorkerApi;

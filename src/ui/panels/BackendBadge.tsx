@@ -5,7 +5,7 @@
 import { useLab, useLabShallow, useLabState } from '../LabContext';
 import { BACKEND_CHOICES } from '../state/urlState';
 import type { LabState } from '../state/labStore';
-import type { BackendChoice } from '../../lab/protocol';
+import type { BackendChoice } from '../../labWorker/protocol';
 
 function latestFigures(state: LabState) {
   const id = state.loadedRunId ?? state.selectedRunId;

@@ -180,7 +180,7 @@ function CompareTables({ comparison, matrix }: { comparison: RunComparison; matr
       </table>
       {matrix && (
         <table className="matrix" data-testid="compare-matrix">
-          <caption>Held-out accuracy: train Nmax (rows) × eval Nmax (columns)</caption>
+          <caption>Held-out accuracy (pass@1 or greedy, as each row says): train Nmax (rows) × eval Nmax (columns)</caption>
           <thead>
             <tr>
               <th>run</th>

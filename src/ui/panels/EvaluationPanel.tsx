@@ -5,7 +5,8 @@
  * Settings are checked at their fields; Evaluate waits for the worker, Cancel stops it.
  */
 import { useMemo, useState } from 'react';
-import { DEFAULT_PASS_AT_ONE, MAX_K, parseNmaxList, passAtOneSettingsErrors, type EvalReport } from '../../lab/evaluationRequest';
+import type { EvalReport } from '../../core/eval/evalReport';
+import { DEFAULT_PASS_AT_ONE, MAX_K, parseNmaxList, passAtOneSettingsErrors } from '../../labWorker/evaluationRequest';
 import { useLab, useLabShallow, useLabState } from '../LabContext';
 import { evaluationOptions, parseSourceKey, resultOf, sourceKey, type EvaluationSource } from '../lab/evaluationJob';
 import { downloadText } from '../persistence/download';

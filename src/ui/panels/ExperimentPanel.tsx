@@ -7,9 +7,9 @@ import { useMemo } from 'react';
 import { configErrors, type ExperimentConfig } from '../../core/experiment';
 import { useLab, useLabState } from '../LabContext';
 import { KIND_LABELS, KNOBS, TIER_KEYS, type Knob } from '../state/knobs';
-import { choosePreset, selectedRun, setKnob, type LabStore } from '../state/labStore';
+import { choosePreset, chooseStart, selectedRun, setKnob, type LabStore } from '../state/labStore';
 import { LAB_PRESETS } from '../state/presets';
-import { chooseStart, FORMAT_LABELS, START_FROM_CHOICES, START_MODELS, startFormatError, type StartFrom } from '../state/startFrom';
+import { FORMAT_LABELS, START_FROM_CHOICES, START_MODELS, startFormatError, type StartFrom } from '../state/startFrom';
 import { NumberField } from './NumberField';
 
 export function ExperimentPanel() {

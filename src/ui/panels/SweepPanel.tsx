@@ -159,7 +159,7 @@ function SweepTables({ runs, evalNmax, onEvaluate, disabled }: { runs: LabRun[];
         </tbody>
       </table>
       <table className="matrix" data-testid="sweep-matrix">
-        <caption>Held-out accuracy: train Nmax (rows) × eval Nmax (columns)</caption>
+        <caption>Held-out greedy accuracy: train Nmax (rows) × eval Nmax (columns)</caption>
         <thead>
           <tr>
             <th>train \ eval</th>

@@ -14,7 +14,7 @@
  */
 import { configErrors, withSavedConfigDefaults, type ExperimentConfig } from '../../core/experiment';
 import { TOKENIZER_VERSION } from '../../core/tokenizer';
-import type { CheckpointBlob } from '../../lab/protocol';
+import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
 
 export const CHECKPOINT_FILE_FORMAT = 'tir-lab-checkpoint-file';
 export const CHECKPOINT_FILE_VERSION = 1;

@@ -7,7 +7,8 @@ import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { ExperimentConfig } from '../../core/experiment';
 import type { StepMetrics } from '../../core/metrics/stepMetrics';
 import type { RolloutSample } from '../../core/rl/rolloutSample';
-import type { CheckpointBlob, RunStatus } from '../../lab/protocol';
+import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
+import type { RunStatus } from '../../labWorker/protocol';
 import type { PassAtOneResult } from '../state/labRun';
 import type { StartFrom } from '../state/startFrom';
 

@@ -1,83 +1,63 @@
 /**
- * The experiment panel's knobs as data: which config property, its label, a line of help, and
- * whether it shows up front or under "More knobs". The panel renders this list; nothing else does.
+ * The experiment panel's knobs: which config property shows up front or under "More knobs", in
+ * what order. Labels, help and choices come from the experiment's one list of properties
+ * (EXPERIMENT_PROPERTIES in core/experiment.ts); the panel renders this list, nothing else does.
  */
-import type { ExperimentConfig, NUMERIC_BOUNDS } from '../../core/experiment';
+import { EXPERIMENT_PROPERTIES, type ExperimentConfig, type ExperimentProperty } from '../../core/experiment';
 
-type NumericKey = keyof typeof NUMERIC_BOUNDS;
+type NumberProperty = Extract<ExperimentProperty, { kind: 'number' }>;
+type ChoiceProperty = Extract<ExperimentProperty, { kind: 'choice' }>;
+type MixProperty = Extract<ExperimentProperty, { kind: 'mix' }>;
 
 export type Knob =
-  | { kind: 'number'; key: NumericKey; label: string; help: string; main: boolean; testId?: string }
-  | { kind: 'choice'; key: 'algorithm' | 'format' | 'klEstimator'; label: string; help: string; main: boolean; options: [string, string][] };
+  | { kind: 'number'; key: NumberProperty['key']; label: string; help: string; main: boolean; testId?: string }
+  | { kind: 'choice'; key: ChoiceProperty['key']; label: string; help: string; main: boolean; options: [string, string][] };
 
-export const KNOBS: Knob[] = [
-  { kind: 'number', key: 'nmax', label: 'Nmax (code calls)', help: 'Most executed code calls per answer; 0 = no tool.', main: true, testId: 'nmax-input' },
-  {
-    kind: 'choice',
-    key: 'algorithm',
-    label: 'Algorithm',
-    help: 'PPO learns a value head; Reinforce++ and GRPO use the group as baseline.',
-    main: true,
-    options: [
-      ['ppo', 'PPO'],
-      ['reinforce++', 'Reinforce++'],
-      ['grpo', 'GRPO'],
-    ],
-  },
-  { kind: 'number', key: 'steps', label: 'RL steps', help: 'The run stops after this many steps.', main: true },
-  { kind: 'number', key: 'seed', label: 'Seed', help: 'Same seed and knobs, same run.', main: true, testId: 'seed-input' },
-  { kind: 'number', key: 'learningRate', label: 'Learning rate', help: 'Adam step size.', main: true },
-  { kind: 'number', key: 'promptsPerStep', label: 'Prompts per step', help: 'Questions sampled each step.', main: true },
-  { kind: 'number', key: 'groupSize', label: 'Group size', help: 'Answers sampled per question.', main: true },
-  { kind: 'number', key: 'epochs', label: 'Epochs', help: 'Passes over each step’s answers.', main: true },
-  { kind: 'number', key: 'clipEps', label: 'Clip ε', help: 'PPO ratio clipping.', main: true },
-  { kind: 'number', key: 'klCoef', label: 'KL coefficient', help: 'Pull towards the base model; 0 = off (still logged).', main: true },
-  { kind: 'number', key: 'filterLow', label: 'Filter: low', help: 'Groups with mean reward below are dropped.', main: true },
-  { kind: 'number', key: 'filterHigh', label: 'Filter: high', help: 'Groups with mean reward above are dropped.', main: true },
-  { kind: 'number', key: 'temperature', label: 'Temperature', help: 'Sampling temperature of the policy.', main: true },
-  { kind: 'number', key: 'maxResponseTokens', label: 'Max response tokens', help: 'Answer length cap, tool output included.', main: true },
-  {
-    kind: 'choice',
-    key: 'format',
-    label: 'Tool format',
-    help: 'ZeroTIR fences or ReTool tags.',
-    main: false,
-    options: [
-      ['zerotir', 'ZeroTIR (```python)'],
-      ['retool', 'ReTool (<code>)'],
-    ],
-  },
-  { kind: 'number', key: 'minibatchSize', label: 'Minibatch', help: 'Sequences per gradient step.', main: false },
-  { kind: 'number', key: 'dualClip', label: 'Dual clip c', help: 'Bounds the loss of a negative-advantage token at ratio c (verl); 0 = off.', main: false },
-  { kind: 'number', key: 'valueClip', label: 'Value clip', help: 'PPO value clipping range.', main: false },
-  { kind: 'number', key: 'valueCoef', label: 'Value loss weight', help: 'PPO value loss coefficient.', main: false },
-  {
-    kind: 'choice',
-    key: 'klEstimator',
-    label: 'KL estimator',
-    help: 'k1 or k3 (Schulman).',
-    main: false,
-    options: [
-      ['k3', 'k3'],
-      ['k1', 'k1'],
-    ],
-  },
-  { kind: 'number', key: 'gamma', label: 'γ', help: 'GAE discount.', main: false },
-  { kind: 'number', key: 'lambda', label: 'λ', help: 'GAE λ.', main: false },
-  { kind: 'number', key: 'gradClip', label: 'Grad clip', help: 'Global norm clip.', main: false },
-  { kind: 'number', key: 'maxOutputChars', label: 'Tool output chars', help: 'Sandbox output is cut to this.', main: false },
-  { kind: 'number', key: 'testEvery', label: 'Test every', help: 'Held-out evaluation every N steps.', main: false },
-  { kind: 'number', key: 'samplesPerStep', label: 'Samples kept', help: 'Rollouts per step sent to the inspector.', main: false },
-  { kind: 'number', key: 'sandboxTimeoutMs', label: 'Sandbox timeout (ms)', help: 'Per code call.', main: false },
+/** The panel's layout: up front (main), then under "More knobs"; a test id where e2e names the field. */
+const LAYOUT: { key: Knob['key']; main: boolean; testId?: string }[] = [
+  { key: 'nmax', main: true, testId: 'nmax-input' },
+  { key: 'algorithm', main: true },
+  { key: 'steps', main: true },
+  { key: 'seed', main: true, testId: 'seed-input' },
+  { key: 'learningRate', main: true },
+  { key: 'promptsPerStep', main: true },
+  { key: 'groupSize', main: true },
+  { key: 'epochs', main: true },
+  { key: 'clipEps', main: true },
+  { key: 'klCoef', main: true },
+  { key: 'filterLow', main: true },
+  { key: 'filterHigh', main: true },
+  { key: 'temperature', main: true },
+  { key: 'maxResponseTokens', main: true },
+  { key: 'format', main: false },
+  { key: 'minibatchSize', main: false },
+  { key: 'dualClip', main: false },
+  { key: 'valueClip', main: false },
+  { key: 'valueCoef', main: false },
+  { key: 'klEstimator', main: false },
+  { key: 'gamma', main: false },
+  { key: 'lambda', main: false },
+  { key: 'gradClip', main: false },
+  { key: 'maxOutputChars', main: false },
+  { key: 'testEvery', main: false },
+  { key: 'samplesPerStep', main: false },
+  { key: 'sandboxTimeoutMs', main: false },
 ];
+
+function property(key: string): ExperimentProperty {
+  const found = EXPERIMENT_PROPERTIES.find((p) => p.key === key);
+  if (!found) throw new Error(`no experiment property '${key}'`);
+  return found;
+}
+
+export const KNOBS: Knob[] = LAYOUT.map(({ key, main, testId }): Knob => {
+  const p = property(key);
+  if (p.kind === 'choice') return { kind: 'choice', key: p.key, label: p.label, help: p.help, main, options: p.choices };
+  if (p.kind === 'number') return { kind: 'number', key: p.key, label: p.label, help: p.help, main, ...(testId ? { testId } : {}) };
+  throw new Error(`'${key}' is a mix: the panel shows it as a fieldset`);
+});
 
 /** The kinds of problem with the lab's plain names. */
-export const KIND_LABELS: [keyof ExperimentConfig['kindMix'], string][] = [
-  ['arithmetic', 'arithmetic'],
-  ['compose', 'compose'],
-  ['search', 'search'],
-  ['errorProne', 'error-prone'],
-  ['multiStep', 'multi-step'],
-];
+export const KIND_LABELS = (property('kindMix') as MixProperty).parts as [keyof ExperimentConfig['kindMix'], string][];
 
-export const TIER_KEYS = ['easy', 'medium', 'hard'] as const satisfies readonly (keyof ExperimentConfig['tierMix'])[];
+export const TIER_KEYS = (property('tierMix') as MixProperty).parts.map(([tier]) => tier) as (keyof ExperimentConfig['tierMix'])[];

@@ -5,8 +5,8 @@
 import type { ExperimentConfig } from '../../core/experiment';
 import type { StepMetrics } from '../../core/metrics/stepMetrics';
 import type { RolloutSample } from '../../core/rl/rolloutSample';
-import type { EvalReport } from '../../lab/evaluationRequest';
-import type { RunStatus } from '../../lab/protocol';
+import type { EvalReport } from '../../core/eval/evalReport';
+import type { RunStatus } from '../../labWorker/protocol';
 import { columnsFromHistory, type MetricColumns } from './runColumns';
 import { startForFormat, type StartFrom } from './startFrom';
 

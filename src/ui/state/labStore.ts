@@ -6,7 +6,8 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ExperimentConfig } from '../../core/experiment';
-import type { BackendInfo, CheckpointBlob, LabEvent } from '../../lab/protocol';
+import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
+import type { BackendInfo, LabEvent } from '../../labWorker/protocol';
 import { SAMPLES_KEPT, type LabRun, type PassAtOneResult } from './labRun';
 import { LAB_PRESETS } from './presets';
 import { appendMetrics, truncateColumns } from './runColumns';
@@ -177,6 +178,11 @@ export function choosePreset(store: LabStore, name: string): void {
     config: { ...copyConfig(preset.config), format: START_MODELS[s.startFrom].format },
     sweepNmax: preset.sweepNmax ? [...preset.sweepNmax] : s.sweepNmax,
   }));
+}
+
+/** Chooses where new runs start, and the format that model writes. */
+export function chooseStart(store: LabStore, start: StartFrom): void {
+  store.setState((s) => ({ startFrom: start, config: { ...s.config, format: START_MODELS[start].format } }));
 }
 
 export function putRun(store: LabStore, run: LabRun): void {

@@ -4,8 +4,7 @@
  * the format knob must match it: a model that writes `<code>` tags under the fence format (or the
  * other way round) never has a block recognised, and so never runs code.
  */
-import type { ToolFormatName } from '../../core/experiment';
-import type { LabStore } from './labStore';
+import { EXPERIMENT_PROPERTIES, type ToolFormatName } from '../../core/experiment';
 
 export type StartFrom = 'base' | 'coldstart';
 
@@ -35,7 +34,8 @@ export const START_MODELS: Record<StartFrom, StartModel> = {
   },
 };
 
-export const FORMAT_LABELS: Record<ToolFormatName, string> = { zerotir: 'ZeroTIR (```python)', retool: 'ReTool (<code>)' };
+/** The format choices' labels (EXPERIMENT_PROPERTIES). */
+export const FORMAT_LABELS = Object.fromEntries(EXPERIMENT_PROPERTIES.flatMap((p) => (p.key === 'format' && p.kind === 'choice' ? p.choices : []))) as Record<ToolFormatName, string>;
 
 /** Why the format does not fit the start model, or null when it does. */
 export function startFormatError(start: StartFrom, format: ToolFormatName): string | null {
@@ -56,9 +56,4 @@ export function isStartFrom(value: unknown): value is StartFrom {
 /** The start model's URL, beside the base model's: '/models/base/' -> '/models/coldstart/'. */
 export function startModelUrl(baseModelUrl: string, start: StartFrom): string {
   return baseModelUrl.replace(/[^/]+\/?$/, `${START_MODELS[start].folder}/`);
-}
-
-/** Chooses where new runs start, and the format that model writes. */
-export function chooseStart(store: LabStore, start: StartFrom): void {
-  store.setState((s) => ({ startFrom: start, config: { ...s.config, format: START_MODELS[start].format } }));
 }

@@ -1,13 +1,12 @@
 /**
- * The lab's shareable state and its URL form, in one place (TensorFlow Playground's state.ts): one
- * list of properties, each with a name and a kind, serialised to and from the URL hash, so a link
+ * The lab's shareable state and its URL form, in one place (TensorFlow Playground's state.ts): the
+ * experiment's one list of properties (EXPERIMENT_PROPERTIES), serialised to and from the URL hash, so a link
  * reproduces a run, seed included. Query parameters (`?preset=quick&seed=3&nmax=0&backend=wasm
  * &autostart=1&presenter=1&start=coldstart`) are read once at load; the hash wins where both name a
  * property. `start=coldstart` without a `format` sets the format the cold-start model writes.
  */
-import { NUMERIC_BOUNDS, type ExperimentConfig } from '../../core/experiment';
-import { KINDS } from '../../core/tasks/problem';
-import type { BackendChoice } from '../../lab/protocol';
+import { EXPERIMENT_PROPERTIES, NUMERIC_BOUNDS, type ExperimentConfig, type ExperimentProperty } from '../../core/experiment';
+import type { BackendChoice } from '../../labWorker/protocol';
 import { DEFAULT_LAB_PRESET, DEFAULT_SWEEP_NMAX, LAB_PRESETS } from './presets';
 import { isStartFrom, START_MODELS, type StartFrom } from './startFrom';
 
@@ -29,28 +28,7 @@ export interface ParsedUrl {
   problems: string[];
 }
 
-type NumericKey = keyof typeof NUMERIC_BOUNDS;
-type ConfigProperty =
-  | { key: NumericKey; kind: 'number' }
-  | { key: 'algorithm' | 'format' | 'klEstimator'; kind: 'choice' }
-  | { key: 'tierMix'; kind: 'tierMix' }
-  | { key: 'kindMix'; kind: 'kindMix' };
-
-const NUMERIC_KEYS = Object.keys(NUMERIC_BOUNDS) as NumericKey[];
-
-/** Every ExperimentConfig property, in the order the hash lists them. */
-export const CONFIG_PROPERTIES: ConfigProperty[] = [
-  ...NUMERIC_KEYS.map((key): ConfigProperty => ({ key, kind: 'number' })),
-  { key: 'algorithm', kind: 'choice' },
-  { key: 'format', kind: 'choice' },
-  { key: 'klEstimator', kind: 'choice' },
-  { key: 'tierMix', kind: 'tierMix' },
-  { key: 'kindMix', kind: 'kindMix' },
-];
-
 export const BACKEND_CHOICES: BackendChoice[] = ['auto', 'webgpu', 'webgl', 'wasm', 'cpu'];
-
-const TIERS = ['easy', 'medium', 'hard'] as const;
 
 export function copyConfig(config: ExperimentConfig): ExperimentConfig {
   return { ...config, tierMix: { ...config.tierMix }, kindMix: { ...config.kindMix } };
@@ -72,10 +50,9 @@ export function defaultUrlState(): UrlState {
 export function serialiseLabHash(state: UrlState): string {
   const params = new URLSearchParams();
   params.set('preset', state.preset);
-  for (const property of CONFIG_PROPERTIES) {
+  for (const property of EXPERIMENT_PROPERTIES) {
     const value = state.config[property.key];
-    if (property.kind === 'tierMix') params.set('tierMix', TIERS.map((t) => state.config.tierMix[t]).join(','));
-    else if (property.kind === 'kindMix') params.set('kindMix', KINDS.map((k) => state.config.kindMix[k]).join(','));
+    if (property.kind === 'mix') params.set(property.key, property.parts.map(([part]) => (value as Record<string, number>)[part]).join(','));
     else params.set(property.key, String(value));
   }
   if (state.backend !== 'auto') params.set('backend', state.backend);
@@ -104,7 +81,7 @@ export function parseLabUrl(search: string, hash: string): ParsedUrl {
     }
   }
   for (const params of [query, fromHash]) {
-    for (const property of CONFIG_PROPERTIES) {
+    for (const property of EXPERIMENT_PROPERTIES) {
       const raw = params.get(property.key);
       if (raw !== null) applyProperty(state.config, property, raw, problems);
     }
@@ -134,25 +111,23 @@ export function parseLabUrl(search: string, hash: string): ParsedUrl {
   return { state, autostart: isTrue(query.get('autostart') ?? ''), problems };
 }
 
-function applyProperty(config: ExperimentConfig, property: ConfigProperty, raw: string, problems: string[]): void {
+function applyProperty(config: ExperimentConfig, property: ExperimentProperty, raw: string, problems: string[]): void {
+  const fields = config as unknown as Record<string, unknown>;
   if (property.kind === 'number') {
     // An out-of-range number is kept: the field shows configErrors' message and nothing is sent.
     const value = raw.trim() === '' ? NaN : Number(raw);
     if (Number.isNaN(value)) problems.push(`${property.key}=${raw} is not a number`);
-    else config[property.key] = value;
+    else fields[property.key] = value;
   } else if (property.kind === 'choice') {
     // configErrors names the allowed values when the string is not one of them.
-    (config as unknown as Record<string, string>)[property.key] = raw;
-  } else if (property.kind === 'tierMix') {
-    const shares = parseNumberList(raw);
-    if (shares === null || shares.length !== TIERS.length) problems.push(`tierMix=${raw} needs three numbers: easy,medium,hard`);
-    else config.tierMix = { easy: shares[0], medium: shares[1], hard: shares[2] };
+    fields[property.key] = raw;
   } else {
     // A link made before the multiStep kind has four shares: that kind then gets none.
     const shares = parseNumberList(raw);
-    if (shares?.length === KINDS.length - 1) shares.push(0);
-    if (shares === null || shares.length !== KINDS.length) problems.push(`kindMix=${raw} needs ${KINDS.length} numbers: ${KINDS.join(',')}`);
-    else config.kindMix = Object.fromEntries(KINDS.map((k, i) => [k, shares[i]])) as ExperimentConfig['kindMix'];
+    const parts = property.parts.map(([part]) => part);
+    if (property.key === 'kindMix' && shares?.length === parts.length - 1) shares.push(0);
+    if (shares === null || shares.length !== parts.length) problems.push(`${property.key}=${raw} needs ${parts.length} numbers: ${parts.join(',')}`);
+    else fields[property.key] = Object.fromEntries(parts.map((part, i) => [part, shares[i]]));
   }
 }
 

@@ -5,7 +5,7 @@
  * linear in (overhead, positionMs, positionMs / widthDoubling). `npm run bench:chunks` prints both.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { GPT } from '../model/gpt';
+import type { GPT } from '../core/model/gpt';
 
 export interface ChunkTiming {
   rows: number;

@@ -5,10 +5,10 @@
  * count before the copy and after disposing the trainer gives what the step leaked.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { ExperimentConfig } from '../experiment';
-import type { GPT } from '../model/gpt';
-import { Trainer } from '../rl/trainer';
-import type { PythonSandbox } from '../sandbox/protocol';
+import type { ExperimentConfig } from '../core/experiment';
+import type { GPT } from '../core/model/gpt';
+import { Trainer } from '../core/rl/trainer';
+import type { PythonSandbox } from '../core/sandbox/protocol';
 import { round } from './generationBench';
 
 export interface StepRun {

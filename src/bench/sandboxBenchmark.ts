@@ -3,8 +3,8 @@
  * start, a caller's wait after a kill when the standby is warm, warm round trips of a one-line
  * print, and pool throughput for N interpreters. Times are wall clock, from the caller's side.
  */
-import { SandboxPool } from './pool';
-import type { InterpreterFactory } from './protocol';
+import { SandboxPool } from '../core/sandbox/pool';
+import type { InterpreterFactory } from '../core/sandbox/protocol';
 
 export interface SandboxBenchOptions {
   coldStarts: number;

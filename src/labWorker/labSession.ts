@@ -13,12 +13,14 @@ import type { GPT } from '../core/model/gpt';
 import { Trainer, type StepRecord } from '../core/rl/trainer';
 import type { ReferenceIdentity } from '../core/rl/trainerState';
 import type { PythonSandbox } from '../core/sandbox/protocol';
-import { runPassAtOneJob } from './evaluationJob';
-import type { EvalReport, PassAtOneRequest } from './evaluationRequest';
+import { runPassAtOneJob } from './passAtOneJob';
+import type { EvalReport } from '../core/eval/evalReport';
+import type { PassAtOneRequest } from './evaluationRequest';
 import { BASE_PRETRAIN_SHAPE, pretrainOptionErrors, runPretraining, type PretrainOptions, type PretrainShape } from './pretrainJob';
 import { progressEvent } from './progressEvent';
 import { readWeightsAsync } from './readWeightsAsync';
-import type { CheckpointBlob, EvaluationRow, LabEvent, RunFrom, RunStatus } from './protocol';
+import type { CheckpointBlob } from './checkpointBlob';
+import type { EvaluationRow, LabEvent, RunFrom, RunStatus } from './protocol';
 import { WorkQueue } from './workQueue';
 
 export interface LabSessionOptions {
@@ -192,7 +194,7 @@ export class LabSession {
   }
 
   /**
-   * pass@1 of a checkpoint on the held-out test set (evaluationJob.ts), in a model of its own, so
+   * pass@1 of a checkpoint on the held-out evaluation set (passAtOneJob.ts), in a model of its own, so
    * the run's weights are not touched; null when cancelled. One long job at a time: not while
    * training or pretraining.
    */

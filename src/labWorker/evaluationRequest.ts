@@ -1,20 +1,12 @@
 /**
- * What the lab's held-out evaluation takes and gives: the settings of `npm run eval` (inference
- * Nmax values, k samples per problem, temperature, top-p, seed), their bounds, and the report,
- * the CLI's JSON. No tfjs here: the evaluation panel checks its fields with the same function the
- * worker checks the request with.
+ * What the lab's held-out evaluation is asked: the settings of `npm run eval` (inference Nmax
+ * values, k samples per problem, temperature, top-p, seed; core/eval/evalReport.ts) with the
+ * checkpoint, their defaults and bounds. No tfjs here: the evaluation panel checks its fields with
+ * the same function the worker checks the request with.
  */
-import { NUMERIC_BOUNDS, type ToolFormatName } from '../core/experiment';
-import type { EvalBlock } from '../core/eval/passAtOne';
-import type { CheckpointBlob } from './protocol';
-
-export interface PassAtOneSettings {
-  nmaxList: number[];
-  k: number;
-  temperature: number;
-  topP: number;
-  seed: number;
-}
+import type { PassAtOneSettings } from '../core/eval/evalReport';
+import { NUMERIC_BOUNDS } from '../core/experiment';
+import type { CheckpointBlob } from './checkpointBlob';
 
 export interface PassAtOneRequest extends PassAtOneSettings {
   checkpoint: CheckpointBlob;
@@ -29,21 +21,6 @@ export const DEFAULT_PASS_AT_ONE: PassAtOneSettings = { nmaxList: [0, 1, 2, 4], 
 export const MAX_K = 256;
 const MAX_TEMPERATURE = 5;
 const MAX_SEED = 2 ** 31 - 1;
-
-/** The report `npm run eval` writes, field for field; `checkpoint` names the model evaluated. */
-export interface EvalReport {
-  checkpoint: string;
-  format: ToolFormatName;
-  problems: number;
-  k: number;
-  temperature: number;
-  topP: number;
-  seed: number;
-  maxResponseTokens: number;
-  maxOutputChars: number;
-  wallSeconds: number;
-  blocks: EvalBlock[];
-}
 
 /** What is wrong with the settings, one message per field (empty when they can run). */
 export function passAtOneSettingsErrors(settings: PassAtOneSettings): Partial<Record<keyof PassAtOneSettings, string>> {

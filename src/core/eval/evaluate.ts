@@ -10,7 +10,7 @@ import { answerReward } from '../tasks/reward';
 import type { PythonSandbox, RunOptions } from '../sandbox/protocol';
 import { Random } from '../random';
 import { encode } from '../tokenizer';
-import { generateRollouts, type Rollout } from './rollout';
+import { generateRollouts, type Rollout } from '../env/rollout';
 
 export interface EvaluationResult {
   accuracy: number;

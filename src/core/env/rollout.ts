@@ -17,7 +17,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { GPT, KVCache } from '../model/gpt';
 import { sampleTokens } from '../model/sampling';
-import { Episode, type EpisodeConfig } from '../env/episode';
+import { Episode, type EpisodeConfig } from './episode';
 import type { PythonSandbox, RunOptions, RunResult } from '../sandbox/protocol';
 import type { Random } from '../random';
 import { BOS, PAD } from '../tokenizer';

@@ -5,11 +5,11 @@
  * the work matches a rollout's; the KV-cache run also counts dispatches and readbacks per token step.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { GPT } from '../model/gpt';
-import { sampleTokens } from '../model/sampling';
-import { Random } from '../random';
-import { BOS } from '../tokenizer';
-import { decodeStep, readKeptValues } from '../rl/rollout';
+import type { GPT } from '../core/model/gpt';
+import { sampleTokens } from '../core/model/sampling';
+import { Random } from '../core/random';
+import { BOS } from '../core/tokenizer';
+import { decodeStep, readKeptValues } from '../core/env/rollout';
 import { countDispatches, type DispatchCounts } from './dispatchCounter';
 
 export interface GenerationRun {

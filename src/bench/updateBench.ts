@@ -4,12 +4,12 @@
  * as they were.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { ExperimentConfig } from '../experiment';
-import type { GPT } from '../model/gpt';
-import { Random } from '../random';
-import { BOS } from '../tokenizer';
-import { policyUpdate } from '../rl/policyUpdate';
-import type { TrainingSequence } from '../rl/trainingBatch';
+import type { ExperimentConfig } from '../core/experiment';
+import type { GPT } from '../core/model/gpt';
+import { Random } from '../core/random';
+import { BOS } from '../core/tokenizer';
+import { policyUpdate } from '../core/rl/policyUpdate';
+import type { TrainingSequence } from '../core/rl/trainingBatch';
 import { round } from './generationBench';
 
 export interface UpdateRun {

@@ -5,10 +5,10 @@
  * sandbox and print the report; the shape here is what test/bench.test.ts checks.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { PRESETS, type ExperimentConfig } from '../experiment';
-import type { GPT } from '../model/gpt';
-import { summarize } from '../sandbox/benchmark';
-import type { PythonSandbox } from '../sandbox/protocol';
+import { PRESETS, type ExperimentConfig } from '../core/experiment';
+import type { GPT } from '../core/model/gpt';
+import { summarize } from './sandboxBenchmark';
+import type { PythonSandbox } from '../core/sandbox/protocol';
 import { generateByRecompute, generateWithCache, round, type CachedGenerationRun, type GenerationRun } from './generationBench';
 import { benchStep, type StepRun } from './stepBench';
 import { benchUpdate, type UpdateRun } from './updateBench';

@@ -7,7 +7,8 @@ import { deserializeCheckpoint } from '../core/model/checkpoint';
 import type { PythonSandbox } from '../core/sandbox/protocol';
 import { LabSession, messageOf } from './labSession';
 import type { PretrainShape } from './pretrainJob';
-import type { BackendChoice, BackendInfo, CheckpointBlob, LabEvent, TrainerWorkerApi } from './protocol';
+import type { CheckpointBlob } from './checkpointBlob';
+import type { BackendChoice, BackendInfo, LabEvent, TrainerWorkerApi } from './protocol';
 
 export interface TrainerEnvironment {
   chooseBackend(choice: BackendChoice): Promise<BackendInfo>;

@@ -3,10 +3,12 @@
  * exposes a TrainerWorkerApi through comlink; the UI passes one event callback (wrapped in
  * Comlink.proxy) and receives everything else as LabEvents. Types only: no tfjs, no DOM.
  */
+import type { EvalReport } from '../core/eval/evalReport';
 import type { ExperimentConfig } from '../core/experiment';
 import type { StepMetrics } from '../core/metrics/stepMetrics';
 import type { RolloutSample } from '../core/rl/rolloutSample';
-import type { EvalReport, PassAtOneRequest } from './evaluationRequest';
+import type { CheckpointBlob } from './checkpointBlob';
+import type { PassAtOneRequest } from './evaluationRequest';
 
 export type BackendName = 'webgpu' | 'webgl' | 'wasm' | 'cpu';
 /** 'auto' runs a short measured probe and picks the fastest backend that works. */
@@ -19,12 +21,6 @@ export interface BackendInfo {
   /** Probe time per backend in ms (null: unavailable or failed), and why the winner won. */
   probeMs: Partial<Record<BackendName, number | null>>;
   reason: string;
-}
-
-/** A checkpoint as it travels and is stored: the manifest JSON and the float32 weights. */
-export interface CheckpointBlob {
-  manifest: unknown;
-  weights: Uint8Array;
 }
 
 /**
