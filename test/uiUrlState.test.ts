@@ -30,6 +30,26 @@ describe('URL state', () => {
     expect(parsed.autostart).toBe(false);
   });
 
+  it('never writes a value the fields refuse: seed -1, a learning rate that is not a number, a mix of zeros', () => {
+    const state = defaultUrlState();
+    state.config.seed = -1;
+    state.config.learningRate = NaN;
+    state.config.kindMix = { arithmetic: 0, compose: 0, search: 0, errorProne: 0 };
+    state.config.nmax = 4;
+    const params = new URLSearchParams(serialiseLabHash(state));
+    expect(params.has('seed')).toBe(false);
+    expect(params.has('learningRate')).toBe(false);
+    expect(params.has('kindMix')).toBe(false);
+    expect(params.get('nmax')).toBe('4');
+    expect(serialiseLabHash(state)).not.toMatch(/NaN|=-1(&|$)/);
+    // Opened, the link gives the preset's values in their place and nothing to complain about.
+    const parsed = parseLabUrl('', `#${serialiseLabHash(state)}`);
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.state.config.seed).toBe(defaultUrlState().config.seed);
+    expect(parsed.state.config.learningRate).toBe(defaultUrlState().config.learningRate);
+    expect(parsed.state.config.nmax).toBe(4);
+  });
+
   it('writes the seed and every knob, so the link does not depend on preset definitions', () => {
     const hash = serialiseLabHash(defaultUrlState());
     const params = new URLSearchParams(hash);

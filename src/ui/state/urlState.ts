@@ -5,7 +5,7 @@
  * &autostart=1&presenter=1&start=coldstart`) are read once at load; the hash wins where both name a
  * property. `start=coldstart` without a `format` sets the format the cold-start model writes.
  */
-import { NUMERIC_BOUNDS, type ExperimentConfig } from '../../core/experiment';
+import { configErrors, NUMERIC_BOUNDS, type ExperimentConfig } from '../../core/experiment';
 import { KINDS } from '../../core/tasks/problem';
 import type { BackendChoice } from '../../lab/protocol';
 import { DEFAULT_LAB_PRESET, DEFAULT_SWEEP_NMAX, LAB_PRESETS } from './presets';
@@ -68,11 +68,17 @@ export function defaultUrlState(): UrlState {
   };
 }
 
-/** The hash (without '#') for a state: every config property, so the link does not depend on presets. */
+/**
+ * The hash (without '#') for a state: every valid config property, so the link does not depend on
+ * presets. A value the field refuses (seed -1, a learning rate that is not a number) is left out,
+ * so a shared link never carries it; the preset's value stands in for it when the link is opened.
+ */
 export function serialiseLabHash(state: UrlState): string {
   const params = new URLSearchParams();
   params.set('preset', state.preset);
+  const invalid = configErrors(state.config);
   for (const property of CONFIG_PROPERTIES) {
+    if (invalid[property.key] !== undefined) continue;
     const value = state.config[property.key];
     if (property.kind === 'tierMix') params.set('tierMix', TIERS.map((t) => state.config.tierMix[t]).join(','));
     else if (property.kind === 'kindMix') params.set('kindMix', KINDS.map((k) => state.config.kindMix[k]).join(','));
