@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { LabController } from '../src/ui/lab/labController';
+import { LabController, uniqueRunName } from '../src/ui/lab/labController';
 import { openRunDatabase, type RunDatabase } from '../src/ui/persistence/runDatabase';
 import { createLabStore, setKnob, type LabState, type LabStore } from '../src/ui/state/labStore';
 import { LAB_PRESETS } from '../src/ui/state/presets';
@@ -65,6 +65,31 @@ describe('lab controller against a fake trainer', () => {
     expect((await db.samples(run.id)).length).toBe(6);
     expect(only(await db.listRuns())).toMatchObject({ id: run.id, status: 'finished', step: 3, checkpointStep: 3 });
     expect((await db.checkpoint(run.id))?.step).toBe(3);
+  });
+
+  it('Train on a finished run says so and starts a new run with a name of its own', async () => {
+    const { store, controller } = await lab({ steps: 2 });
+    await controller.start(false);
+    await controller.train();
+    await controller.flush();
+    const [finished] = store.getState().runOrder;
+    const firstName = store.getState().runs[finished].name;
+    expect(firstName).toBe('quick Nmax 2 ppo seed 1');
+
+    await controller.train();
+    await controller.flush();
+    expect(store.getState().runOrder).toHaveLength(2);
+    const second = store.getState().runs[store.getState().selectedRunId!];
+    expect(second.id).not.toBe(finished);
+    expect(second.name).toBe('quick Nmax 2 ppo seed 1 (2)');
+    expect(second.status).toBe('finished');
+    expect(store.getState().runs[finished].step).toBe(2);
+    expect(store.getState().notices.map((n) => [n.kind, n.text])).toContainEqual([
+      'info',
+      '"quick Nmax 2 ppo seed 1" finished at step 2: a new run, "quick Nmax 2 ppo seed 1 (2)", starts from the knobs (Fork continues a run with a larger step budget)',
+    ]);
+    expect(uniqueRunName('a', ['a', 'a (2)', 'b'])).toBe('a (3)');
+    expect(uniqueRunName('c', ['a'])).toBe('c');
   });
 
   it('refuses invalid knobs with the field message and sends nothing to the worker', async () => {

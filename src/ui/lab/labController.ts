@@ -407,9 +407,13 @@ export class LabController {
     if (!target || target.status === 'finished' || target.status === 'error') {
       const config = this.validKnobs();
       if (!config) return;
+      const ended = target;
+      const name = uniqueRunName(runName(this.state.preset, config), Object.values(this.state.runs).map((r) => r.name));
+      // A finished run cannot train on; say that a new one starts rather than add a look-alike silently.
+      if (ended) notify(this.store, 'info', `"${ended.name}" ${ended.status === 'finished' ? `finished at step ${ended.step}` : 'stopped with an error'}: a new run, "${name}", starts from the knobs (Fork continues a run with a larger step budget)`);
       target = makeRun({
         id: newRunId(this.now()),
-        name: runName(this.state.preset, config),
+        name,
         preset: this.state.preset,
         config,
         createdAt: this.now(),
@@ -557,6 +561,15 @@ export class LabController {
 
 function runName(preset: string, config: ExperimentConfig): string {
   return `${preset} Nmax ${config.nmax} ${config.algorithm} seed ${config.seed}`;
+}
+
+/** `name`, or `name (2)`, `name (3)`, ... : the first that no run in `taken` has, so two runs are never confused in a list. */
+export function uniqueRunName(name: string, taken: string[]): string {
+  const names = new Set(taken);
+  if (!names.has(name)) return name;
+  let n = 2;
+  while (names.has(`${name} (${n})`)) n++;
+  return `${name} (${n})`;
 }
 
 function messageOf(error: unknown): string {
