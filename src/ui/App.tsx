@@ -1,6 +1,8 @@
 /**
- * The lab page. In presenter mode (from the URL) the knobs, runs, sweep and pretraining panels are
- * hidden and the type is large; Train, Pause, Step, Reset, the plots and the inspector stay.
+ * The lab page, built to fit one projected screen (1280x720): the play bar sticks to the top; under
+ * it the three headline charts (accuracy, code-call frequency, response length) and the newest
+ * answer; everything else is one click away in tabs. In presenter mode (from the URL) the knobs,
+ * runs, sweep, evaluation and pretraining are hidden and the type is large.
  */
 import { useLab, useLabState } from './LabContext';
 import { CallsHistogram } from './charts/CallsHistogram';
@@ -11,8 +13,10 @@ import { BackendBadge } from './panels/BackendBadge';
 import { ClusterExportPanel } from './panels/ClusterExportPanel';
 import { ComparePanel } from './panels/ComparePanel';
 import { Controls } from './panels/Controls';
+import { CurrentRollout } from './panels/CurrentRollout';
 import { EvaluationPanel } from './panels/EvaluationPanel';
 import { ExperimentPanel } from './panels/ExperimentPanel';
+import { LabTabs, type LabTab } from './panels/LabTabs';
 import { Notices } from './panels/Notices';
 import { PretrainPanel } from './panels/PretrainPanel';
 import { RolloutInspector } from './panels/RolloutInspector';
@@ -29,6 +33,32 @@ export function App() {
   const algorithm = useLabState((s) => s.config.algorithm);
   const seed = useLabState((s) => s.config.seed);
 
+  const tabs: LabTab[] = [
+    { id: 'inspector', label: 'All answers', content: <RolloutInspector limit={presenter ? 4 : 12} /> },
+    {
+      id: 'charts',
+      label: 'More charts',
+      content: (
+        <section className="charts-grid" aria-label="More plots">
+          <CallsPerResponseChart />
+          <CodeUseSharesChart />
+          <CodeLinesChart />
+          <LogLogChart />
+          <CallsHistogram />
+          <StepTimeChart />
+        </section>
+      ),
+    },
+  ];
+  if (!presenter) {
+    tabs.push(
+      { id: 'compare', label: 'Compare runs', content: <ComparePanel /> },
+      { id: 'evaluation', label: 'Evaluation', content: <EvaluationPanel /> },
+      { id: 'sweep', label: 'Nmax sweep', content: <SweepPanel /> },
+      { id: 'pretrain', label: 'Pretraining', content: <PretrainPanel /> },
+    );
+  }
+
   return (
     <div className={presenter ? 'lab presenter' : 'lab'} data-testid="lab">
       <header className="topbar">
@@ -41,6 +71,7 @@ export function App() {
           {presenter ? 'Exit presenter mode' : 'Presenter mode'}
         </button>
       </header>
+      <Controls compact={presenter} />
       <SandboxHostingBanner />
       <Notices />
       <main className="layout">
@@ -60,23 +91,13 @@ export function App() {
               </span>
             </p>
           )}
-          <Controls compact={presenter} />
-          <section className="charts-grid" aria-label="Live plots">
+          <section className="headline-charts" aria-label="Live plots" data-testid="headline-charts">
             <AccuracyChart />
             <CodeCallsChart />
             <ResponseLengthChart />
-            <CallsPerResponseChart />
-            <CodeUseSharesChart />
-            <CodeLinesChart />
-            <LogLogChart />
-            <CallsHistogram />
-            <StepTimeChart />
           </section>
-          <RolloutInspector limit={presenter ? 4 : 12} />
-          {!presenter && <ComparePanel />}
-          {!presenter && <EvaluationPanel />}
-          {!presenter && <SweepPanel />}
-          {!presenter && <PretrainPanel />}
+          <CurrentRollout />
+          <LabTabs tabs={tabs} />
         </div>
       </main>
     </div>

@@ -9,6 +9,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { useLab, useLabState } from '../LabContext';
 import type { LabState } from '../state/labStore';
+import { formatLegendValue, latestValue } from './legendValue';
 
 export interface UPlotChartProps {
   testId: string;
@@ -30,7 +31,7 @@ export function UPlotChart({ testId, title, options, data, version, height = 190
   const { store } = useLab();
   const presenter = useLabState((s) => s.presenter);
   const plotHeight = presenter ? Math.round(height * 1.35) : height;
-  const plotOptions = useMemo(() => (presenter ? withLargeType(options) : options), [options, presenter]);
+  const plotOptions = useMemo(() => withLatestInLegend(presenter ? withLargeType(options) : options), [options, presenter]);
   const holder = useRef<HTMLDivElement>(null);
   const note = useRef<HTMLDivElement>(null);
   // The latest callbacks, so the subscription below does not need rebuilding when they change identity.
@@ -47,6 +48,8 @@ export function UPlotChart({ testId, title, options, data, version, height = 190
       frame = 0;
       const state = store.getState();
       chart.setData(feed.current.data(state));
+      // Recompute the legend's values: away from the cursor they are each series' latest point.
+      chart.setLegend({});
       if (note.current && feed.current.annotation) note.current.textContent = feed.current.annotation(state);
     };
     draw();
@@ -86,6 +89,24 @@ function withLargeType(options: Omit<uPlot.Options, 'width' | 'height'>): Omit<u
   return {
     ...options,
     axes: (options.axes ?? [{}, {}]).map((axis) => ({ ...axis, font, labelFont: `bold ${font}`, size: typeof axis.size === 'number' ? Math.max(axis.size, 60) : 60 })),
+  };
+}
+
+/**
+ * uPlot's live legend shows "--" while the cursor is off the plot; a projected chart has no
+ * cursor, so there each series shows its latest value (the x series: the latest step).
+ */
+function withLatestInLegend(options: Omit<uPlot.Options, 'width' | 'height'>): Omit<uPlot.Options, 'width' | 'height'> {
+  return {
+    ...options,
+    series: options.series.map((series, index) => ({
+      ...series,
+      value: (chart: uPlot, raw: number | null, _seriesIndex: number, dataIndex: number | null) => {
+        const value = dataIndex === null ? latestValue(chart.data[index] ?? []) : raw;
+        if (value === null || value === undefined) return dataIndex === null && (chart.data[0]?.length ?? 0) === 0 ? 'none yet' : 'not measured';
+        return formatLegendValue(value);
+      },
+    })),
   };
 }
 
