@@ -301,6 +301,38 @@ describe('lab controller against a fake trainer', () => {
     expect(store.getState().runs[only(store.getState().runOrder)].step).toBe(3);
   });
 
+  it('Step pressed while a backend switch saves the checkpoint does not reach the closing worker (it once did, and Step and Train were dead until reload)', async () => {
+    const { store, fake, controller } = await lab({ steps: 10 });
+    await controller.start(false);
+    await controller.step();
+    const old = fake.trainers[0];
+    // As on WebGL: the switch's checkpoint takes a while, and a call to the worker it then closes
+    // never answers (comlink's call to a terminated worker stays pending).
+    const save = old.saveCheckpoint.bind(old);
+    old.saveCheckpoint = () => new Promise((resolve) => setTimeout(() => resolve(save()), 30));
+    let stepsOnOld = 0;
+    old.step = () => {
+      stepsOnOld++;
+      return new Promise(() => {});
+    };
+    const switching = controller.switchBackend('cpu');
+    const pressed = controller.step();
+    await switching;
+    await Promise.race([pressed, new Promise((resolve) => setTimeout(resolve, 100))]);
+    expect(stepsOnOld).toBe(0);
+    expect(store.getState().busy).toBeNull();
+    expect(store.getState().worker).toBe('ready');
+
+    // Step and Train work on the new worker, and a second switch does not hang.
+    await controller.step();
+    const runId = only(store.getState().runOrder);
+    expect(store.getState().runs[runId].step).toBe(2);
+    await controller.switchBackend('wasm');
+    expect(fake.trainers).toHaveLength(3);
+    await controller.train();
+    expect(store.getState().runs[runId]).toMatchObject({ step: 10, status: 'finished' });
+  });
+
   it('pretrains, then starts new runs from the pretrained base', async () => {
     const { store, fake, controller } = await lab({ steps: 2 });
     await controller.start(false);

@@ -275,19 +275,38 @@ export class LabController {
 
   // ---- Backend ------------------------------------------------------------------------------
 
-  /** A new worker on the chosen backend; the shown run is checkpointed first and continues from there. */
+  /**
+   * A new worker on the chosen backend; the shown run is checkpointed first and continues from there.
+   * The lab is busy from the first moment of the switch: a Step or Train pressed while the old
+   * worker saves would go to a worker about to be closed, whose answer never comes, and leave Train
+   * dead until a reload.
+   */
   async switchBackend(choice: LabState['backend']): Promise<void> {
-    this.store.setState({ backend: choice });
-    const api = this.api;
-    if (api && (await this.ready)) {
-      await this.stopRunning();
-      const loaded = this.state.loadedRunId;
-      if (loaded) await this.guard(this.saveLoadedCheckpoint(api, loaded));
+    const busy = this.state.busy;
+    if (busy !== null) {
+      notify(this.store, 'info', `the backend can change once this is done: ${busy}`);
+      return;
     }
+    this.store.setState({ backend: choice, busy: `Switching to ${choice}: saving the run…` });
+    try {
+      const api = this.api;
+      if (api && (await this.ready)) {
+        await this.stopRunning();
+        const loaded = this.state.loadedRunId;
+        if (loaded) await this.guard(this.saveLoadedCheckpoint(api, loaded));
+      }
+      this.replaceWorker();
+    } finally {
+      this.store.setState({ busy: null });
+    }
+    // The new worker's start is waited for as at page load: Train and Step wait for 'ready'.
+    await this.ready;
+  }
+
+  private replaceWorker(): void {
     this.connection?.close();
     this.connection = null;
     this.startWorker();
-    await this.ready;
   }
 
   // ---- Nmax sweep ---------------------------------------------------------------------------
