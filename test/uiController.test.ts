@@ -148,6 +148,41 @@ describe('lab controller against a fake trainer', () => {
     expect(await storedSteps(second.db, runId)).toEqual(Array.from({ length: pausedAt + 2 }, (_, i) => i));
   });
 
+  it('after a reload the settings describe the run on the charts: the run the URL names, else the newest, else none', async () => {
+    const dbName = `ui-controller-shown-${++dbCount}`;
+    const first = await lab({ steps: 2, dbName });
+    await first.controller.start(false);
+    setKnob(first.store, 'nmax', 4);
+    await first.controller.train();
+    const nmax4 = first.store.getState().selectedRunId!;
+    first.controller.newRunFromKnobs();
+    setKnob(first.store, 'nmax', 1);
+    await first.controller.train();
+    const nmax1 = first.store.getState().selectedRunId!;
+    await first.controller.flush();
+
+    // The page reloads with knobs of Nmax 2 (in the URL), as after editing a field.
+    const reload = async (url: { runId: string | null; urlNamesSettings: boolean }) => {
+      const again = await lab({ steps: 2, dbName });
+      expect(again.store.getState().config.nmax).toBe(2);
+      await again.controller.start(false, url);
+      return again.store.getState();
+    };
+    const plain = await reload({ runId: null, urlNamesSettings: false });
+    expect(plain.selectedRunId).toBe(nmax1);
+    expect(plain.config.nmax).toBe(1);
+    const named = await reload({ runId: nmax4, urlNamesSettings: true });
+    expect(named.selectedRunId).toBe(nmax4);
+    expect(named.config).toEqual(named.runs[nmax4].config);
+    expect(named.config.nmax).toBe(4);
+    const settingsOnly = await reload({ runId: null, urlNamesSettings: true });
+    expect(settingsOnly.selectedRunId).toBeNull();
+    expect(settingsOnly.config.nmax).toBe(2);
+    const gone = await reload({ runId: 'run-deleted', urlNamesSettings: true });
+    expect(gone.selectedRunId).toBeNull();
+    expect(gone.notices.map((n) => n.text)).toContain('URL: no stored run run-deleted in this browser (its settings are in the knobs)');
+  });
+
   it('resets with changed knobs: same run, step 0, the new config, old records gone', async () => {
     const { db, store, fake, controller } = await lab({ steps: 3 });
     await controller.start(false);

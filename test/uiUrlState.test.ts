@@ -30,6 +30,17 @@ describe('URL state', () => {
     expect(parsed.autostart).toBe(false);
   });
 
+  it('names the shown run, and tells a URL that sets an experiment from one that sets page flags only', () => {
+    const hash = serialiseLabHash(defaultUrlState(), 'run-abc-123');
+    expect(new URLSearchParams(hash).get('run')).toBe('run-abc-123');
+    expect(parseLabUrl('', `#${hash}`)).toMatchObject({ runId: 'run-abc-123', namesSettings: true });
+    expect(new URLSearchParams(serialiseLabHash(defaultUrlState())).has('run')).toBe(false);
+    expect(parseLabUrl('', '')).toMatchObject({ runId: null, namesSettings: false });
+    expect(parseLabUrl('?presenter=1&backend=wasm', '').namesSettings).toBe(false);
+    expect(parseLabUrl('?nmax=0', '').namesSettings).toBe(true);
+    expect(parseLabUrl('', '#preset=quick').namesSettings).toBe(true);
+  });
+
   it('never writes a value the fields refuse: seed -1, a learning rate that is not a number, a mix of zeros', () => {
     const state = defaultUrlState();
     state.config.seed = -1;

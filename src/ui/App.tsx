@@ -23,15 +23,20 @@ import { RolloutInspector } from './panels/RolloutInspector';
 import { RunList } from './panels/RunList';
 import { SandboxHostingBanner } from './panels/SandboxHostingBanner';
 import { SweepPanel } from './panels/SweepPanel';
+import { selectedRun } from './state/labStore';
 import { LAB_PRESETS } from './state/presets';
 
 export function App() {
   const { store } = useLab();
   const presenter = useLabState((s) => s.presenter);
-  const presetLabel = useLabState((s) => LAB_PRESETS[s.preset]?.label ?? s.preset);
-  const nmax = useLabState((s) => s.config.nmax);
-  const algorithm = useLabState((s) => s.config.algorithm);
-  const seed = useLabState((s) => s.config.seed);
+  // The caption names the run on the charts (the knobs may already hold the next run's settings).
+  const presetLabel = useLabState((s) => {
+    const preset = selectedRun(s)?.preset ?? s.preset;
+    return LAB_PRESETS[preset]?.label ?? preset;
+  });
+  const nmax = useLabState((s) => (selectedRun(s)?.config ?? s.config).nmax);
+  const algorithm = useLabState((s) => (selectedRun(s)?.config ?? s.config).algorithm);
+  const seed = useLabState((s) => (selectedRun(s)?.config ?? s.config).seed);
 
   const tabs: LabTab[] = [
     { id: 'inspector', label: 'All answers', content: <RolloutInspector limit={presenter ? 4 : 12} /> },
@@ -84,7 +89,7 @@ export function App() {
         )}
         <div className="content">
           {presenter && (
-            <p className="presenter-caption">
+            <p className="presenter-caption" data-testid="presenter-caption">
               {presetLabel}{' '}
               <span className="presenter-knobs">
                 Nmax {nmax} · {algorithm.toUpperCase()} · seed {seed}

@@ -108,25 +108,34 @@ export class LabController {
     return this.store.getState();
   }
 
-  /** Brings back stored runs (the newest is shown), starts the worker, and trains if asked. */
-  async start(autostart: boolean): Promise<void> {
-    await this.restore();
+  /**
+   * Brings back stored runs, starts the worker, and trains if asked. The run shown is the one the
+   * URL names; else, for a URL that sets no experiment, the newest; a URL that sets one shows no
+   * stored run (its settings are the next run's). A shown run's settings go into the knobs, so the
+   * settings panel and the presenter caption describe the run on the charts.
+   */
+  async start(autostart: boolean, url: { runId: string | null; urlNamesSettings: boolean } = { runId: null, urlNamesSettings: false }): Promise<void> {
+    await this.restore(url);
     this.startWorker();
     if (autostart && (await this.ready)) await this.train();
   }
 
-  private async restore(): Promise<void> {
+  private async restore(url: { runId: string | null; urlNamesSettings: boolean }): Promise<void> {
     if (!this.db) return;
     try {
       const runs = await restoreRuns(this.db);
       const pretrained = await this.db.checkpoint(PRETRAINED_BASE_KEY);
+      const named = runs.find((r) => r.id === url.runId);
+      const shown = named ?? (url.urlNamesSettings ? undefined : runs[0]);
       this.store.setState({
         runs: Object.fromEntries(runs.map((r) => [r.id, r])),
         runOrder: runs.map((r) => r.id),
-        selectedRunId: runs[0]?.id ?? null,
+        selectedRunId: null,
         pretrainedBase: pretrained ? { steps: pretrained.step, checkpoint: pretrained.blob } : null,
         sweep: latestSweep(runs),
       });
+      if (url.runId !== null && !named) notify(this.store, 'info', `URL: no stored run ${url.runId} in this browser (its settings are in the knobs)`);
+      if (shown) this.selectRun(shown.id);
     } catch (error) {
       this.writes.failure(error);
     }

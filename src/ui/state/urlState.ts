@@ -4,6 +4,7 @@
  * reproduces a run, seed included. Query parameters (`?preset=quick&seed=3&nmax=0&backend=wasm
  * &autostart=1&presenter=1&start=coldstart`) are read once at load; the hash wins where both name a
  * property. `start=coldstart` without a `format` sets the format the cold-start model writes.
+ * `run=<id>` names the run the page shows, so a reload shows that run and not merely the newest.
  */
 import { configErrors, NUMERIC_BOUNDS, type ExperimentConfig } from '../../core/experiment';
 import { KINDS } from '../../core/tasks/problem';
@@ -25,6 +26,10 @@ export interface ParsedUrl {
   state: UrlState;
   /** `autostart=1`: press Train once the worker is ready. Read from the query only, never written. */
   autostart: boolean;
+  /** `run=<id>`: the stored run to show. */
+  runId: string | null;
+  /** The URL sets a preset or a knob, so it describes an experiment, not only page flags. */
+  namesSettings: boolean;
   /** What in the URL was not understood and was ignored, for a notice. */
   problems: string[];
 }
@@ -73,8 +78,9 @@ export function defaultUrlState(): UrlState {
  * presets. A value the field refuses (seed -1, a learning rate that is not a number) is left out,
  * so a shared link never carries it; the preset's value stands in for it when the link is opened.
  */
-export function serialiseLabHash(state: UrlState): string {
+export function serialiseLabHash(state: UrlState, shownRunId: string | null = null): string {
   const params = new URLSearchParams();
+  if (shownRunId !== null) params.set('run', shownRunId);
   params.set('preset', state.preset);
   const invalid = configErrors(state.config);
   for (const property of CONFIG_PROPERTIES) {
@@ -137,7 +143,9 @@ export function parseLabUrl(search: string, hash: string): ParsedUrl {
       if (read('format') === null) state.config.format = START_MODELS[start].format;
     }
   }
-  return { state, autostart: isTrue(query.get('autostart') ?? ''), problems };
+  const settingNames = ['preset', ...CONFIG_PROPERTIES.map((p) => p.key)];
+  const namesSettings = [query, fromHash].some((params) => settingNames.some((name) => params.has(name)));
+  return { state, autostart: isTrue(query.get('autostart') ?? ''), runId: read('run'), namesSettings, problems };
 }
 
 function applyProperty(config: ExperimentConfig, property: ConfigProperty, raw: string, problems: string[]): void {
