@@ -60,6 +60,19 @@ test('at 1280x720 the controls and the three headline charts fit on one screen, 
   for (const id of [...CONTROLS, ...HEADLINE_CHARTS]) await expectFullyInView(page, id);
   const rollout = await box(page.getByTestId('current-rollout'));
   expect(rollout.y + 40, 'the newest answer starts on the first screen').toBeLessThan(PROJECTOR.height);
+  // Each headline chart names its axes, with units (drawn on the canvas, and written for screen readers).
+  for (const [id, y] of [['chart-accuracy', 'share right'], ['chart-code-calls', 'share of answers'], ['chart-response-length', 'tokens per answer']]) {
+    await expect(page.getByTestId(id).getByTestId('chart-axes')).toHaveText(`x axis: RL step; y axis: ${y}`);
+  }
+  // The explanation for a class is one click (or Enter) away, and Escape closes it.
+  await page.getByTestId('explain-button').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('explainer')).toBeVisible();
+  await expect(page.getByTestId('explainer')).toContainText('1 if the answer\'s final number is right, else 0');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('explainer')).toBeHidden();
+  for (const id of [...CONTROLS, ...HEADLINE_CHARTS]) await expectFullyInView(page, id);
+
   const before = await legendValues(page);
   expect(before.length).toBeGreaterThanOrEqual(9);
   for (const value of before) expect(value).not.toMatch(/^\s*-*\s*$/);

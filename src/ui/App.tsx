@@ -23,6 +23,7 @@ import { RolloutInspector } from './panels/RolloutInspector';
 import { RunList } from './panels/RunList';
 import { SandboxHostingBanner } from './panels/SandboxHostingBanner';
 import { SweepPanel } from './panels/SweepPanel';
+import { WhatYouAreWatching } from './panels/WhatYouAreWatching';
 import { selectedRun } from './state/labStore';
 import { LAB_PRESETS } from './state/presets';
 
@@ -71,6 +72,7 @@ export function App() {
           <h1>TIR Lab</h1>
           <p className="tagline">A tiny GPT learns, from outcome reward alone, to write Python, run it and use the answer.</p>
         </div>
+        <WhatYouAreWatching />
         <BackendBadge />
         <button type="button" className="presenter-toggle" data-testid="presenter-toggle" onClick={() => store.setState({ presenter: !presenter })}>
           {presenter ? 'Exit presenter mode' : 'Presenter mode'}

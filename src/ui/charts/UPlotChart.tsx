@@ -69,11 +69,18 @@ export function UPlotChart({ testId, title, options, data, version, height = 190
     };
   }, [store, plotOptions, plotHeight]);
 
+  // uPlot draws the axis labels on the canvas; a screen reader (and a test) reads them here.
+  const [xLabel, yLabel] = (options.axes ?? []).map((axis) => axis.label);
   return (
     <figure className="chart" data-testid={testId}>
       <figcaption>
         <span>{title}</span>
         {controls}
+        {(xLabel || yLabel) && (
+          <span className="visually-hidden" data-testid="chart-axes">
+            {[xLabel && `x axis: ${xLabel}`, yLabel && `y axis: ${yLabel}`].filter(Boolean).join('; ')}
+          </span>
+        )}
       </figcaption>
       <div className="chart-plot">
         <div ref={holder} />
@@ -129,7 +136,7 @@ export function stepChartOptions(series: uPlot.Series[], y: { range?: YRange; la
       x: { time: false },
       y: range ? { range } : { auto: true },
     },
-    axes: [{ label: 'step', incrs: STEP_TICKS }, { label: y.label, size: 50 }],
+    axes: [{ label: 'RL step', incrs: STEP_TICKS }, { label: y.label, size: 50 }],
     series: [{ label: 'step' }, ...series],
     legend: { live: true },
     cursor: { drag: { x: true, y: false } },
