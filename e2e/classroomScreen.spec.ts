@@ -41,6 +41,24 @@ async function layout(page: Page): Promise<number[]> {
   return positions;
 }
 
+/** How many pixels of a chart's canvas have this colour (a series' stroke), give or take antialiasing. */
+function pixelsOfColour(page: Page, testId: string, [r, g, b]: number[]): Promise<number> {
+  return page
+    .getByTestId(testId)
+    .locator('canvas')
+    .evaluate(
+      (canvas: HTMLCanvasElement, colour) => {
+        const pixels = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+        let count = 0;
+        for (let i = 0; i < pixels.length; i += 4) {
+          if (Math.abs(pixels[i] - colour[0]) + Math.abs(pixels[i + 1] - colour[1]) + Math.abs(pixels[i + 2] - colour[2]) < 30 && pixels[i + 3] > 200) count++;
+        }
+        return count;
+      },
+      [r, g, b],
+    );
+}
+
 /** Every legend value of the headline charts (uPlot writes "--" where it has none). */
 async function legendValues(page: Page): Promise<string[]> {
   const values: string[] = [];
@@ -84,6 +102,10 @@ test('at 1280x720 the controls and the three headline charts fit on one screen, 
   await expect(page.getByTestId('step-counter')).toHaveText('1', { timeout: TRAINING_TIMEOUT });
   await expect(page.getByTestId('current-rollout-sample')).toBeVisible();
   expect(await layout(page), 'nothing moves when the step ends').toEqual(resting);
+
+  // The first step draws its point: a line needs two, so a lone point is drawn as a dot.
+  // (The batch accuracy's blue: its step-1 point stands alone; the held-out test's is at step 0.)
+  await expect.poll(() => pixelsOfColour(page, 'chart-accuracy', [37, 99, 235])).toBeGreaterThan(5);
 
   // Each legend shows the newest value without a hover: step 1, and numbers for the series.
   await expect.poll(() => legendValues(page)).not.toContain('--');

@@ -117,9 +117,16 @@ function withLatestInLegend(options: Omit<uPlot.Options, 'width' | 'height'>): O
   };
 }
 
+/** A line needs two points: while a series has one, that point is drawn, so the first Step shows. */
+function pointWhileAlone(chart: uPlot, seriesIndex: number): boolean {
+  let points = 0;
+  for (const value of chart.data[seriesIndex] ?? []) if (value !== null && value !== undefined && ++points > 1) return false;
+  return points === 1;
+}
+
 /** A line series with the lab's look. */
 export function lineSeries(label: string, stroke: string, extra: Partial<uPlot.Series> = {}): uPlot.Series {
-  return { label, stroke, width: 2, points: { show: false }, ...extra };
+  return { label, stroke, width: 2, points: { show: pointWhileAlone, size: 7 }, ...extra };
 }
 
 /** Steps are whole numbers: tick at these spacings only. */
