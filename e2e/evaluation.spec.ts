@@ -16,8 +16,8 @@ const ONE_STEP = 'steps=1&promptsPerStep=2&groupSize=2&minibatchSize=4&maxRespon
 const WORK_TIMEOUT = 180_000;
 const REPORT_KEYS = ['blocks', 'checkpoint', 'format', 'k', 'maxOutputChars', 'maxResponseTokens', 'problems', 'seed', 'temperature', 'topP', 'wallSeconds'];
 const COLUMNS = [
-  'Nmax', 'pass@1', '± s.e.', 'easy', 'medium', 'hard', 'arithmetic', 'compose', 'search', 'error-prone', 'codeRatio', 'codeLines', 'correctCodeCount',
-  'codePassRate', 'invocationPosition', 'callsPerResponse', 'singleCallShare', 'selfCorrections', 'selfCorrectionShare',
+  'Nmax', 'pass@1', '± s.e.', 'easy', 'medium', 'hard', 'arithmetic', 'compose', 'search', 'error-prone', 'answers with code', 'code lines',
+  'calls that ran', 'last call ran', 'first call at', 'calls per answer', 'right with one call', 'self-corrections', 'answers self-correcting',
 ];
 
 test.describe.configure({ mode: 'serial', timeout: 420_000 });
