@@ -44,4 +44,18 @@ test('after a reload the settings and the caption are those of the run on the ch
   await page.goto('/');
   await expect(page.getByTestId('step-counter')).toHaveText('1');
   await expect(page.getByTestId('seed-input')).toHaveValue('3');
+
+  // A fork's name is shown whole (it differs from its source's only at the end).
+  await expect(page.getByTestId('fork-button')).toBeEnabled({ timeout: 60_000 });
+  await page.getByTestId('fork-button').click();
+  const forkName = page.getByTestId('run-list').getByTestId('run-name').filter({ hasText: 'fork@1' });
+  await expect(forkName).toHaveText('quick Nmax 2 ppo seed 3 fork@1', { timeout: 60_000 });
+  const { scrollWidth, clientWidth, right, listRight } = await forkName.evaluate((element) => ({
+    scrollWidth: element.scrollWidth,
+    clientWidth: element.clientWidth,
+    right: element.getBoundingClientRect().right,
+    listRight: element.closest('[data-testid=run-list]')!.getBoundingClientRect().right,
+  }));
+  expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+  expect(right).toBeLessThanOrEqual(listRight);
 });
