@@ -3,12 +3,13 @@
  * with an ETA. It sticks to the top of the window and keeps one height whatever the run does, so
  * the charts below never move when training starts.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useLab, useLabShallow, useLabState } from '../LabContext';
 import { selectedRun, type LabState } from '../state/labStore';
 import { ProgressBar } from './Progress';
+import { etaFromArrivals, withArrival, type StepArrival } from './stepEta';
 
-/** Seconds left, from the mean time of the last ten recorded steps. */
+/** Seconds left from the step figures alone: the estimate until two steps have been seen arriving. */
 function etaSeconds(state: LabState): number | null {
   const run = selectedRun(state);
   if (!run) return null;
@@ -22,13 +23,23 @@ export function Controls({ compact = false }: { compact?: boolean }) {
   const { controller } = useLab();
   const run = useLabShallow((s) => {
     const r = selectedRun(s);
-    return r ? { name: r.name, status: r.status, step: r.step, steps: r.config.steps } : null;
+    return r ? { id: r.id, name: r.name, status: r.status, step: r.step, steps: r.config.steps } : null;
   });
   const worker = useLabState((s) => s.worker);
   const ready = worker === 'ready';
   const busy = useLabState((s) => s.busy);
-  const eta = useLabState(etaSeconds);
+  const figuresEta = useLabState(etaSeconds);
   const training = run?.status === 'training';
+  // When each step of the shown run arrived while training, for an ETA in wall time (stepEta.ts).
+  const [arrivals, setArrivals] = useState<{ runId: string | null; list: StepArrival[] }>({ runId: null, list: [] });
+  const runId = run?.id ?? null;
+  const runStep = run?.step ?? 0;
+  useEffect(() => {
+    if (runId === null || !training) return;
+    const at = performance.now();
+    setArrivals((previous) => ({ runId, list: withArrival(previous.runId === runId ? previous.list : [], runStep, at) }));
+  }, [runId, runStep, training]);
+  const eta = (run && arrivals.runId === run.id ? etaFromArrivals(arrivals.list, run.steps) : null) ?? figuresEta;
   const idle = ready && busy === null && !training;
   // Reset deletes the run's curves and checkpoint: past step 0 it asks first.
   const [confirmingReset, setConfirmingReset] = useState(false);
