@@ -168,6 +168,17 @@ test('presenter mode at 1280x720: the controls and the headline charts still fit
   await expect(page.getByTestId('tab-compare')).toHaveCount(0);
 });
 
+test('a link hides parts of the page (hide=sidebar,latest,tabs,backend), and keeps hiding them', async ({ page }) => {
+  await page.setViewportSize(PROJECTOR);
+  await page.goto('/?preset=classroom&backend=wasm&hide=sidebar,latest,tabs,backend');
+  await expect(page.getByTestId('step-button')).toBeEnabled({ timeout: 60_000 });
+  for (const id of ['nmax-input', 'run-list', 'current-rollout', 'lab-tabs', 'backend-badge']) await expect(page.getByTestId(id)).toHaveCount(0);
+  for (const id of [...CONTROLS, ...HEADLINE_CHARTS]) await expectFullyInView(page, id);
+  // Without the sidebar the charts take the whole width.
+  expect((await box(page.getByTestId('chart-accuracy'))).x).toBeLessThan(40);
+  expect(new URL(page.url()).hash).toContain('hide=sidebar,latest,tabs,backend');
+});
+
 test('on a 390x844 phone the play bar comes first and nothing is wider than the screen', async ({ page }, testInfo) => {
   await page.setViewportSize(PHONE);
   await page.goto(`/?preset=quick&backend=wasm&seed=3#${TINY_RUN}`);

@@ -20,6 +20,7 @@ describe('URL state', () => {
       },
       backend: 'wasm',
       presenter: true,
+      hidden: ['sidebar', 'tabs'],
       sweepNmax: [0, 2, 8],
       startFrom: 'coldstart',
     };
@@ -28,6 +29,14 @@ describe('URL state', () => {
     expect(parsed.problems).toEqual([]);
     expect(parsed.state).toEqual(state);
     expect(parsed.autostart).toBe(false);
+  });
+
+  it('reads the parts a link hides, in one order, and names the ones it does not know', () => {
+    const parsed = parseLabUrl('?hide=tabs,sidebar,menu', '');
+    expect(parsed.state.hidden).toEqual(['sidebar', 'tabs']);
+    expect(parsed.problems).toEqual(['hide: unknown part menu (known: sidebar, latest, tabs, backend)']);
+    expect(new URLSearchParams(serialiseLabHash(parsed.state)).get('hide')).toBe('sidebar,tabs');
+    expect(new URLSearchParams(serialiseLabHash(defaultUrlState())).has('hide')).toBe(false);
   });
 
   it('names the shown run, and tells a URL that sets an experiment from one that sets page flags only', () => {

@@ -4,7 +4,7 @@
  * answer; everything else is one click away in tabs. In presenter mode (from the URL) the knobs,
  * runs, sweep, evaluation and pretraining are hidden and the type is large.
  */
-import { useLab, useLabState } from './LabContext';
+import { useLab, useLabShallow, useLabState } from './LabContext';
 import { CallsHistogram } from './charts/CallsHistogram';
 import { CodeLinesChart, CodeUseSharesChart } from './charts/codeUseCharts';
 import { LogLogChart } from './charts/LogLogChart';
@@ -26,10 +26,13 @@ import { SweepPanel } from './panels/SweepPanel';
 import { WhatYouAreWatching } from './panels/WhatYouAreWatching';
 import { selectedRun } from './state/labStore';
 import { LAB_PRESETS } from './state/presets';
+import type { HidablePart } from './state/urlState';
 
 export function App() {
   const { store } = useLab();
   const presenter = useLabState((s) => s.presenter);
+  const hidden = useLabShallow((s) => s.hidden);
+  const shows = (part: HidablePart) => !hidden.includes(part);
   // The caption names the run on the charts (the knobs may already hold the next run's settings).
   const presetLabel = useLabState((s) => {
     const preset = selectedRun(s)?.preset ?? s.preset;
@@ -66,14 +69,14 @@ export function App() {
   }
 
   return (
-    <div className={presenter ? 'lab presenter' : 'lab'} data-testid="lab">
+    <div className={[presenter ? 'lab presenter' : 'lab', shows('sidebar') ? '' : 'no-sidebar'].join(' ').trim()} data-testid="lab">
       <header className="topbar">
         <div className="title">
           <h1>TIR Lab</h1>
           <p className="tagline">A tiny GPT learns, from outcome reward alone, to write Python, run it and use the answer.</p>
         </div>
         <WhatYouAreWatching />
-        <BackendBadge />
+        {shows('backend') && <BackendBadge />}
         <button type="button" className="presenter-toggle" data-testid="presenter-toggle" onClick={() => store.setState({ presenter: !presenter })}>
           {presenter ? 'Exit presenter mode' : 'Presenter mode'}
         </button>
@@ -82,7 +85,7 @@ export function App() {
       <SandboxHostingBanner />
       <Notices />
       <main className="layout">
-        {!presenter && (
+        {!presenter && shows('sidebar') && (
           <aside className="sidebar">
             <ExperimentPanel />
             <RunList />
@@ -103,8 +106,8 @@ export function App() {
             <CodeCallsChart />
             <ResponseLengthChart />
           </section>
-          <CurrentRollout />
-          <LabTabs tabs={tabs} />
+          {shows('latest') && <CurrentRollout />}
+          {shows('tabs') && <LabTabs tabs={tabs} />}
         </div>
       </main>
     </div>

@@ -5,6 +5,7 @@
  * &autostart=1&presenter=1&start=coldstart`) are read once at load; the hash wins where both name a
  * property. `start=coldstart` without a `format` sets the format the cold-start model writes.
  * `run=<id>` names the run the page shows, so a reload shows that run and not merely the newest.
+ * `hide=sidebar,tabs` hides parts of the page, as Playground's URL hides controls for a lesson.
  */
 import { configErrors, NUMERIC_BOUNDS, type ExperimentConfig } from '../../core/experiment';
 import { KINDS } from '../../core/tasks/problem';
@@ -12,11 +13,17 @@ import type { BackendChoice } from '../../lab/protocol';
 import { DEFAULT_LAB_PRESET, DEFAULT_SWEEP_NMAX, LAB_PRESETS } from './presets';
 import { isStartFrom, START_MODELS, type StartFrom } from './startFrom';
 
+/** The parts of the page a link can hide: the knobs and runs, the newest answer, the tabs, the backend badge. */
+export const HIDABLE_PARTS = ['sidebar', 'latest', 'tabs', 'backend'] as const;
+export type HidablePart = (typeof HIDABLE_PARTS)[number];
+
 export interface UrlState {
   preset: string;
   config: ExperimentConfig;
   backend: BackendChoice;
   presenter: boolean;
+  /** Parts of the page hidden by the link (`hide=`), in HIDABLE_PARTS order. */
+  hidden: HidablePart[];
   sweepNmax: number[];
   /** The model RL starts from (startFrom.ts). */
   startFrom: StartFrom;
@@ -68,6 +75,7 @@ export function defaultUrlState(): UrlState {
     config: copyConfig(preset.config),
     backend: 'auto',
     presenter: false,
+    hidden: [],
     sweepNmax: [...(preset.sweepNmax ?? DEFAULT_SWEEP_NMAX)],
     startFrom: 'base',
   };
@@ -92,6 +100,7 @@ export function serialiseLabHash(state: UrlState, shownRunId: string | null = nu
   }
   if (state.backend !== 'auto') params.set('backend', state.backend);
   if (state.presenter) params.set('presenter', '1');
+  if (state.hidden.length > 0) params.set('hide', state.hidden.join(','));
   params.set('sweep', state.sweepNmax.join(','));
   if (state.startFrom !== 'base') params.set('start', state.startFrom);
   return params.toString().replace(/%2C/g, ',');
@@ -128,6 +137,13 @@ export function parseLabUrl(search: string, hash: string): ParsedUrl {
   }
   const presenter = read('presenter');
   if (presenter !== null) state.presenter = isTrue(presenter);
+  const hide = read('hide');
+  if (hide !== null) {
+    const names = hide.split(',').filter((name) => name !== '');
+    const unknown = names.filter((name) => !(HIDABLE_PARTS as readonly string[]).includes(name));
+    if (unknown.length > 0) problems.push(`hide: unknown part${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (known: ${HIDABLE_PARTS.join(', ')})`);
+    state.hidden = HIDABLE_PARTS.filter((part) => names.includes(part));
+  }
   const sweep = read('sweep');
   if (sweep !== null) {
     const values = parseNumberList(sweep);

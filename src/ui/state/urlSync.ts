@@ -7,7 +7,15 @@ import type { LabStore } from './labStore';
 import { parseLabUrl, serialiseLabHash, type UrlState } from './urlState';
 
 function urlPart(state: UrlState): UrlState {
-  return { preset: state.preset, config: state.config, backend: state.backend, presenter: state.presenter, sweepNmax: state.sweepNmax, startFrom: state.startFrom };
+  return {
+    preset: state.preset,
+    config: state.config,
+    backend: state.backend,
+    presenter: state.presenter,
+    hidden: state.hidden,
+    sweepNmax: state.sweepNmax,
+    startFrom: state.startFrom,
+  };
 }
 
 export function syncUrlWithStore(store: LabStore, onBackendChange: (backend: UrlState['backend']) => void): () => void {
