@@ -28,6 +28,8 @@ test('two runs ticked: overlaid curves, a table row per run, and the code-use ch
   await expect(items).toHaveCount(2);
   await waitFinished(page);
 
+  // The comparison is one click away, in its tab.
+  await page.getByTestId('tab-compare').click();
   const panel = page.getByTestId('compare-panel');
   await expect(panel.getByTestId('compare-hint')).toBeVisible();
   for (const item of await items.all()) await item.getByTestId('run-compare').check();
@@ -53,12 +55,15 @@ test('two runs ticked: overlaid curves, a table row per run, and the code-use ch
   await expect(panel.getByTestId('compare-arm-row')).toHaveCount(2);
   await expect(panel.getByTestId('compare-summary')).toContainText('nmax 0 vs 2');
 
-  // The code-use charts of the shown run: a plot with its series.
+  // The code-use charts of the shown run, in the "More charts" tab: a plot with its series.
+  await page.getByTestId('tab-charts').click();
   for (const id of ['chart-code-use', 'chart-code-lines']) {
+    await expect(page.getByTestId(id)).toBeVisible();
     await expect(page.getByTestId(id).locator('canvas')).toHaveCount(1);
   }
   await expect(page.getByTestId('chart-code-use').locator('.u-legend')).toContainText('answers with code');
   await expect(page.getByTestId('chart-code-lines').locator('.u-legend')).toContainText('self-corrections per step');
   await expect(page.locator('.notice-error')).toHaveCount(0);
+  await page.getByTestId('tab-compare').click();
   await panel.screenshot({ path: 'e2e/artifacts/lab-compare.png' });
 });

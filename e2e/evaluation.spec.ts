@@ -16,8 +16,8 @@ const ONE_STEP = 'steps=1&promptsPerStep=2&groupSize=2&minibatchSize=4&maxRespon
 const WORK_TIMEOUT = 180_000;
 const REPORT_KEYS = ['blocks', 'checkpoint', 'format', 'k', 'maxOutputChars', 'maxResponseTokens', 'problems', 'seed', 'temperature', 'topP', 'wallSeconds'];
 const COLUMNS = [
-  'Nmax', 'pass@1', '± s.e.', 'easy', 'medium', 'hard', 'arithmetic', 'compose', 'search', 'error-prone', 'multi-step', 'codeRatio', 'codeLines', 'correctCodeCount',
-  'codePassRate', 'invocationPosition', 'callsPerResponse', 'singleCallShare', 'selfCorrections', 'selfCorrectionShare',
+  'Nmax', 'pass@1', '± s.e.', 'easy', 'medium', 'hard', 'arithmetic', 'compose', 'search', 'error-prone', 'multi-step', 'answers with code', 'code lines',
+  'calls that ran', 'last call ran', 'first call at', 'calls per answer', 'right with one call', 'self-corrections', 'answers self-correcting',
 ];
 
 test.describe.configure({ mode: 'serial', timeout: 420_000 });
@@ -33,6 +33,7 @@ test('pass@1 of the loaded run: fields checked, progress, a row per Nmax, the CL
   await page.getByTestId('step-button').click();
   await expect(page.getByTestId('run-status')).toHaveText('finished', { timeout: WORK_TIMEOUT });
 
+  await page.getByTestId('tab-evaluation').click();
   const panel = page.getByTestId('evaluation-panel');
   await expect(panel.getByTestId('evaluation-source')).toHaveValue(/^run:/);
   await expect(panel.getByTestId('evaluation-source').locator('option:checked')).toContainText('(now, step 1)');
@@ -86,6 +87,7 @@ test('on forced WebGPU: pass@1 of the base model at Nmax 0 (top-p filtered on th
   await page.goto('/?preset=quick&backend=webgpu');
   await expect(page.getByTestId('backend-name')).toHaveText('WEBGPU', { timeout: 60_000 });
   await expect(page.getByTestId('train-button')).toBeEnabled({ timeout: 60_000 });
+  await page.getByTestId('tab-evaluation').click();
   const panel = page.getByTestId('evaluation-panel');
   await panel.getByTestId('evaluation-source').selectOption('start:base');
   await panel.getByTestId('evaluation-nmax').fill('0');

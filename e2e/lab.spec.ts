@@ -131,6 +131,10 @@ test('an invalid knob is refused at its field and nothing trains', async ({ page
   await expect(page.getByTestId('train-button')).toBeEnabled({ timeout: 60_000 });
   await page.getByTestId('nmax-input').fill('99');
   await expect(page.getByTestId('nmax-input-error')).toHaveText('nmax must be between 0 and 16');
+  // The refused value never reaches the URL (a shared link would carry it).
+  await page.getByTestId('seed-input').fill('-1');
+  await expect(page.getByTestId('seed-input-error')).toBeVisible();
+  expect(new URL(page.url()).hash).not.toMatch(/(^|[#&])(nmax|seed)=/);
   await page.getByTestId('train-button').click();
   await expect(page.locator('.notice-error')).toContainText('nmax must be between 0 and 16');
   await expect(page.getByTestId('run-list').getByTestId('run-item')).toHaveCount(0);

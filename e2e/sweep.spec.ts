@@ -14,6 +14,7 @@ test.describe.configure({ timeout: 400_000 });
 test('the sweep preset: Train trains and evaluates one run per Nmax; curves, table and matrix per run', async ({ page }) => {
   await page.goto(`/?preset=sweep&seed=1#${TINY_RUN}&sweep=0,2`);
   await expect(page.getByTestId('train-button')).toBeEnabled({ timeout: 60_000 });
+  await page.getByTestId('tab-sweep').click();
   const panel = page.getByTestId('sweep-panel');
   await expect(panel.getByTestId('sweep-explainer')).toContainText('more calls can lift it further where a failed program gets fixed');
   await page.getByTestId('train-button').click();

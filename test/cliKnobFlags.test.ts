@@ -1,6 +1,6 @@
 /** The CLI's knob flags: each mix flag sets its mix, and bad values are usage errors naming the flag. */
 import { describe, expect, it } from 'vitest';
-import { experimentFromFlags, UsageError } from '../src/cli/cliArgs';
+import { experimentFromFlags, joinNegativeValues, parseStringFlags, UsageError } from '../src/cli/cliArgs';
 import { PRESETS } from '../src/core/experiment';
 
 describe('experimentFromFlags', () => {
@@ -26,5 +26,17 @@ describe('experimentFromFlags', () => {
     expect(refusal('1,,0,0,0')).toBe("--kind-mix needs 5 numbers arithmetic,compose,search,errorProne,multiStep, got '1,,0,0,0'");
     expect(refusal('0,0,0,0,0')).toBe('--kind-mix: kindMix needs non-negative arithmetic, compose, search, errorProne, multiStep shares that are not all 0');
     expect(refusal('-1,0,0,1,0')).toMatch(/^--kind-mix: kindMix needs non-negative/);
+  });
+});
+
+describe('a negative number after a flag', () => {
+  it('is read as the flag\'s value, so the range check explains it (not parseArgs\' "argument is ambiguous")', () => {
+    expect(joinNegativeValues(['--nmax', '-3', '--seed', '2'], ['nmax', 'seed'])).toEqual(['--nmax=-3', '--seed', '2']);
+    expect(joinNegativeValues(['--learning-rate', '-.5'], ['learning-rate'])).toEqual(['--learning-rate=-.5']);
+    // Not a number, or after a flag that takes no value: left for parseArgs to judge.
+    expect(joinNegativeValues(['--nmax', '-h'], ['nmax'])).toEqual(['--nmax', '-h']);
+    expect(joinNegativeValues(['--force', '-3'], ['nmax'])).toEqual(['--force', '-3']);
+    const flags = parseStringFlags(['--nmax', '-3'], ['nmax']);
+    expect(() => experimentFromFlags('classroom', flags)).toThrow('--nmax: nmax must be between 0 and 16');
   });
 });

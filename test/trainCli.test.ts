@@ -27,13 +27,36 @@ describe('npm run train --base <a checkpoint tuned on a format>', () => {
     expect(failure?.stderr).toContain('was tuned on the retool format; --format zerotir would never see its code run');
   }, 60_000);
 
-  it("trains in the checkpoint's format when none is given", async () => {
+  it("trains in the checkpoint's format when none is given, and ends with a summary line", async () => {
     const dir = join(out, 'inherited');
-    await run(TSX, ['src/cli/train.ts', '--base', COLD_START, ...TINY_RUN, '--out', dir]);
+    const { stderr } = await run(TSX, ['src/cli/train.ts', '--base', COLD_START, ...TINY_RUN, '--out', dir]);
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
     expect(summary.config.format).toBe('retool');
     expect(summary.stepsCompleted).toBe(1);
+    const last = stderr.trim().split('\n').at(-1);
+    const test = (x: number) => x.toFixed(2);
+    expect(last).toMatch(new RegExp(`^done: ${dir}, step 1/1 in \\d+s; held-out accuracy ${test(summary.initialTestAccuracy)} -> ${test(summary.finalTestAccuracy)}; last 10 steps: accuracy \\d\\.\\d\\d, code calls \\d\\.\\d\\d, length \\d+ tokens`));
+
+    // The directory now holds a run: a second run there is refused, its files untouched, unless --force.
+    const before = readFileSync(join(dir, 'metrics.jsonl'), 'utf8');
+    const again = await run(TSX, ['src/cli/train.ts', '--base', COLD_START, ...TINY_RUN, '--out', dir]).then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(again?.code).toBe(2);
+    expect(again?.stderr).toContain(`train: ${dir} already holds a run (metrics.jsonl, samples.jsonl, summary.json, checkpoint); pass --force to replace it, --resume ${dir} to continue it, or another --out`);
+    expect(readFileSync(join(dir, 'metrics.jsonl'), 'utf8')).toBe(before);
   }, 120_000);
+
+  it('reads --nmax -3 as a number out of range, with the range in the message', async () => {
+    const failure = await run(TSX, ['src/cli/train.ts', '--nmax', '-3', '--out', join(out, 'negative')]).then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure?.code).toBe(2);
+    expect(failure?.stderr).toContain('--nmax: nmax must be between 0 and 16');
+    expect(failure?.stderr).not.toContain('ambiguous');
+  }, 60_000);
 });
 
 /** The quick preset cut down: 2 prompts x 4, every group kept (so every step updates), a held-out test at steps 3 and 6. */

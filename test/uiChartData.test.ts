@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { formatLegendValue, latestValue } from '../src/ui/charts/legendValue';
 import { logLogCaption, logLogView } from '../src/ui/charts/logLogView';
 import { overlayColumns } from '../src/ui/charts/sweepOverlay';
 import { makeRun } from '../src/ui/state/labRun';
@@ -38,5 +39,22 @@ describe('sweep overlay', () => {
       [0, 0.1, 0.2, null],
       [0, null, 2, 4],
     ]);
+  });
+});
+
+describe('legend values', () => {
+  it('the latest value skips the gaps of a sparse series, and is null for a series with no point', () => {
+    expect(latestValue([0.1, 0.25, null, undefined])).toBe(0.25);
+    expect(latestValue([null, null])).toBeNull();
+    expect(latestValue([])).toBeNull();
+  });
+
+  it('three significant figures below 100, whole numbers from 100 up', () => {
+    expect(formatLegendValue(0.123456)).toBe('0.123');
+    expect(formatLegendValue(0)).toBe('0');
+    expect(formatLegendValue(15.04)).toBe('15');
+    expect(formatLegendValue(15.25)).toBe('15.3');
+    expect(formatLegendValue(123.6)).toBe('124');
+    expect(formatLegendValue(-0.000123456)).toBe('-0.000123');
   });
 });

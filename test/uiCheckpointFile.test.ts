@@ -25,7 +25,8 @@ function manifest(overrides: Record<string, unknown> = {}) {
   };
 }
 
-const weights = Uint8Array.from({ length: 40 }, (_, i) => (i * 37) % 256);
+/** Ten finite floats (-1, 0.25, 2, ...), as a trained model's weights are. */
+const weights = new Uint8Array(Float32Array.from({ length: 10 }, (_, i) => (i - 1) * 0.25 * (i % 3 === 2 ? 8 : 1)).buffer);
 const run = { name: 'quick run', preset: 'quick', config: PRESETS.quick, step: 20 };
 
 function fileWith(overrides: Record<string, unknown>): string {
@@ -33,6 +34,17 @@ function fileWith(overrides: Record<string, unknown>): string {
 }
 
 describe('checkpoint files', () => {
+  it('refuses weights that are NaN or infinite, naming the weight, in a file and in the CLI pair', () => {
+    for (const bad of [NaN, Infinity]) {
+      const floats = new Float32Array(weights.slice().buffer);
+      floats[7] = bad; // the 2nd value of "b" (floats 6-9)
+      const broken = new Uint8Array(floats.buffer);
+      const message = 'checkpoint weight "b" has 1 value that is NaN or infinite: the run it was saved from diverged, so it cannot be trained or sampled';
+      expect(() => decodeCheckpointFile(encodeCheckpointFile({ manifest: manifest(), weights: broken }, run))).toThrow(message);
+      expect(() => decodeCheckpointPair(JSON.stringify(manifest()), broken)).toThrow(message);
+    }
+  });
+
   it('round-trips manifest, weights bytes and run through one JSON file', () => {
     const text = encodeCheckpointFile({ manifest: manifest(), weights }, run);
     const decoded = decodeCheckpointFile(text);

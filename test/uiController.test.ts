@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { LabController } from '../src/ui/lab/labController';
+import { LabController, uniqueRunName } from '../src/ui/lab/labController';
 import { openRunDatabase, type RunDatabase } from '../src/ui/persistence/runDatabase';
 import { createLabStore, setKnob, type LabState, type LabStore } from '../src/ui/state/labStore';
 import { LAB_PRESETS } from '../src/ui/state/presets';
@@ -67,6 +67,31 @@ describe('lab controller against a fake trainer', () => {
     expect((await db.checkpoint(run.id))?.step).toBe(3);
   });
 
+  it('Train on a finished run says so and starts a new run with a name of its own', async () => {
+    const { store, controller } = await lab({ steps: 2 });
+    await controller.start(false);
+    await controller.train();
+    await controller.flush();
+    const [finished] = store.getState().runOrder;
+    const firstName = store.getState().runs[finished].name;
+    expect(firstName).toBe('quick Nmax 2 ppo seed 1');
+
+    await controller.train();
+    await controller.flush();
+    expect(store.getState().runOrder).toHaveLength(2);
+    const second = store.getState().runs[store.getState().selectedRunId!];
+    expect(second.id).not.toBe(finished);
+    expect(second.name).toBe('quick Nmax 2 ppo seed 1 (2)');
+    expect(second.status).toBe('finished');
+    expect(store.getState().runs[finished].step).toBe(2);
+    expect(store.getState().notices.map((n) => [n.kind, n.text])).toContainEqual([
+      'info',
+      '"quick Nmax 2 ppo seed 1" finished at step 2: a new run, "quick Nmax 2 ppo seed 1 (2)", starts from the knobs (Fork continues a run with a larger step budget)',
+    ]);
+    expect(uniqueRunName('a', ['a', 'a (2)', 'b'])).toBe('a (3)');
+    expect(uniqueRunName('c', ['a'])).toBe('c');
+  });
+
   it('refuses invalid knobs with the field message and sends nothing to the worker', async () => {
     const { store, fake, controller } = await lab();
     await controller.start(false);
@@ -121,6 +146,41 @@ describe('lab controller against a fake trainer', () => {
     const after = second.store.getState().runs[runId];
     expect(after.columns.step.slice(-3)).toEqual([pausedAt - 1, pausedAt, pausedAt + 1]);
     expect(await storedSteps(second.db, runId)).toEqual(Array.from({ length: pausedAt + 2 }, (_, i) => i));
+  });
+
+  it('after a reload the settings describe the run on the charts: the run the URL names, else the newest, else none', async () => {
+    const dbName = `ui-controller-shown-${++dbCount}`;
+    const first = await lab({ steps: 2, dbName });
+    await first.controller.start(false);
+    setKnob(first.store, 'nmax', 4);
+    await first.controller.train();
+    const nmax4 = first.store.getState().selectedRunId!;
+    first.controller.newRunFromKnobs();
+    setKnob(first.store, 'nmax', 1);
+    await first.controller.train();
+    const nmax1 = first.store.getState().selectedRunId!;
+    await first.controller.flush();
+
+    // The page reloads with knobs of Nmax 2 (in the URL), as after editing a field.
+    const reload = async (url: { runId: string | null; urlNamesSettings: boolean }) => {
+      const again = await lab({ steps: 2, dbName });
+      expect(again.store.getState().config.nmax).toBe(2);
+      await again.controller.start(false, url);
+      return again.store.getState();
+    };
+    const plain = await reload({ runId: null, urlNamesSettings: false });
+    expect(plain.selectedRunId).toBe(nmax1);
+    expect(plain.config.nmax).toBe(1);
+    const named = await reload({ runId: nmax4, urlNamesSettings: true });
+    expect(named.selectedRunId).toBe(nmax4);
+    expect(named.config).toEqual(named.runs[nmax4].config);
+    expect(named.config.nmax).toBe(4);
+    const settingsOnly = await reload({ runId: null, urlNamesSettings: true });
+    expect(settingsOnly.selectedRunId).toBeNull();
+    expect(settingsOnly.config.nmax).toBe(2);
+    const gone = await reload({ runId: 'run-deleted', urlNamesSettings: true });
+    expect(gone.selectedRunId).toBeNull();
+    expect(gone.notices.map((n) => n.text)).toContain('URL: no stored run run-deleted in this browser (its settings are in the knobs)');
   });
 
   it('resets with changed knobs: same run, step 0, the new config, old records gone', async () => {
@@ -274,6 +334,38 @@ describe('lab controller against a fake trainer', () => {
     const startRun = fake.trainers[1].calls.find((c) => c.method === 'startRun')!;
     expect((startRun.args[2] as { step: number }).step).toBe(2);
     expect(store.getState().runs[only(store.getState().runOrder)].step).toBe(3);
+  });
+
+  it('Step pressed while a backend switch saves the checkpoint does not reach the closing worker (it once did, and Step and Train were dead until reload)', async () => {
+    const { store, fake, controller } = await lab({ steps: 10 });
+    await controller.start(false);
+    await controller.step();
+    const old = fake.trainers[0];
+    // As on WebGL: the switch's checkpoint takes a while, and a call to the worker it then closes
+    // never answers (comlink's call to a terminated worker stays pending).
+    const save = old.saveCheckpoint.bind(old);
+    old.saveCheckpoint = () => new Promise((resolve) => setTimeout(() => resolve(save()), 30));
+    let stepsOnOld = 0;
+    old.step = () => {
+      stepsOnOld++;
+      return new Promise(() => {});
+    };
+    const switching = controller.switchBackend('cpu');
+    const pressed = controller.step();
+    await switching;
+    await Promise.race([pressed, new Promise((resolve) => setTimeout(resolve, 100))]);
+    expect(stepsOnOld).toBe(0);
+    expect(store.getState().busy).toBeNull();
+    expect(store.getState().worker).toBe('ready');
+
+    // Step and Train work on the new worker, and a second switch does not hang.
+    await controller.step();
+    const runId = only(store.getState().runOrder);
+    expect(store.getState().runs[runId].step).toBe(2);
+    await controller.switchBackend('wasm');
+    expect(fake.trainers).toHaveLength(3);
+    await controller.train();
+    expect(store.getState().runs[runId]).toMatchObject({ step: 10, status: 'finished' });
   });
 
   it('pretrains, then starts new runs from the pretrained base', async () => {

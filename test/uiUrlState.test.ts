@@ -20,6 +20,7 @@ describe('URL state', () => {
       },
       backend: 'wasm',
       presenter: true,
+      hidden: ['sidebar', 'tabs'],
       sweepNmax: [0, 2, 8],
       startFrom: 'coldstart',
     };
@@ -28,6 +29,45 @@ describe('URL state', () => {
     expect(parsed.problems).toEqual([]);
     expect(parsed.state).toEqual(state);
     expect(parsed.autostart).toBe(false);
+  });
+
+  it('reads the parts a link hides, in one order, and names the ones it does not know', () => {
+    const parsed = parseLabUrl('?hide=tabs,sidebar,menu', '');
+    expect(parsed.state.hidden).toEqual(['sidebar', 'tabs']);
+    expect(parsed.problems).toEqual(['hide: unknown part menu (known: sidebar, latest, tabs, backend)']);
+    expect(new URLSearchParams(serialiseLabHash(parsed.state)).get('hide')).toBe('sidebar,tabs');
+    expect(new URLSearchParams(serialiseLabHash(defaultUrlState())).has('hide')).toBe(false);
+  });
+
+  it('names the shown run, and tells a URL that sets an experiment from one that sets page flags only', () => {
+    const hash = serialiseLabHash(defaultUrlState(), 'run-abc-123');
+    expect(new URLSearchParams(hash).get('run')).toBe('run-abc-123');
+    expect(parseLabUrl('', `#${hash}`)).toMatchObject({ runId: 'run-abc-123', namesSettings: true });
+    expect(new URLSearchParams(serialiseLabHash(defaultUrlState())).has('run')).toBe(false);
+    expect(parseLabUrl('', '')).toMatchObject({ runId: null, namesSettings: false });
+    expect(parseLabUrl('?presenter=1&backend=wasm', '').namesSettings).toBe(false);
+    expect(parseLabUrl('?nmax=0', '').namesSettings).toBe(true);
+    expect(parseLabUrl('', '#preset=quick').namesSettings).toBe(true);
+  });
+
+  it('never writes a value the fields refuse: seed -1, a learning rate that is not a number, a mix of zeros', () => {
+    const state = defaultUrlState();
+    state.config.seed = -1;
+    state.config.learningRate = NaN;
+    state.config.kindMix = { arithmetic: 0, compose: 0, search: 0, errorProne: 0, multiStep: 0 };
+    state.config.nmax = 4;
+    const params = new URLSearchParams(serialiseLabHash(state));
+    expect(params.has('seed')).toBe(false);
+    expect(params.has('learningRate')).toBe(false);
+    expect(params.has('kindMix')).toBe(false);
+    expect(params.get('nmax')).toBe('4');
+    expect(serialiseLabHash(state)).not.toMatch(/NaN|=-1(&|$)/);
+    // Opened, the link gives the preset's values in their place and nothing to complain about.
+    const parsed = parseLabUrl('', `#${serialiseLabHash(state)}`);
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.state.config.seed).toBe(defaultUrlState().config.seed);
+    expect(parsed.state.config.learningRate).toBe(defaultUrlState().config.learningRate);
+    expect(parsed.state.config.nmax).toBe(4);
   });
 
   it('writes the seed and every knob, so the link does not depend on preset definitions', () => {

@@ -97,12 +97,31 @@ export function knobUsage(): string {
   }).join('\n');
 }
 
+/**
+ * `--nmax -3` as `--nmax=-3`: node:util's parseArgs reads a value that starts with a dash as a
+ * flag ("argument is ambiguous"), so a negative number would never reach the range check that
+ * explains what the flag takes. Only numbers after flags that take a value are joined.
+ */
+export function joinNegativeValues(argv: string[], valueFlags: Iterable<string>): string[] {
+  const takesValue = new Set(valueFlags);
+  const joined: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i].startsWith('--') ? argv[i].slice(2) : null;
+    const next = argv[i + 1];
+    if (name !== null && takesValue.has(name) && next !== undefined && /^-(\d|\.\d)/.test(next)) {
+      joined.push(`${argv[i]}=${next}`);
+      i++;
+    } else joined.push(argv[i]);
+  }
+  return joined;
+}
+
 /** String flags by name plus --help (-h), strictly: an unknown or malformed flag is a UsageError. */
 export function parseStringFlags(argv: string[], names: string[]): Record<string, string | boolean | undefined> {
   const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
   for (const name of names) options[name] = { type: 'string' };
   try {
-    return parseArgs({ args: argv, strict: true, options }).values as Record<string, string | boolean | undefined>;
+    return parseArgs({ args: joinNegativeValues(argv, names), strict: true, options }).values as Record<string, string | boolean | undefined>;
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

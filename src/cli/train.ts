@@ -5,9 +5,10 @@
  * RL from the shipped base model, headless: writes DIR/metrics.jsonl (one line per step, step 0
  * is the base model's held-out accuracy), DIR/samples.jsonl, DIR/summary.json and
  * DIR/checkpoint/ (the weights and the whole trainer state). Same seed and config, same numbers;
- * --resume continues a stopped run exactly where it stopped, appending to its files.
+ * --resume continues a stopped run exactly where it stopped, appending to its files. A directory
+ * that already holds a run is refused unless --force says to replace it.
  */
-import { mkdirSync, writeFileSync, appendFileSync, existsSync } from 'node:fs';
+import { mkdirSync, writeFileSync, appendFileSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkpointFormat } from '../core/eval/checkpointLimits';
@@ -18,12 +19,14 @@ import { Trainer, type StepRecord } from '../core/rl/trainer';
 import { loadCheckpointDir, saveCheckpointDir } from '../node/checkpointFiles';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
 import { useNodeBackend, type NodeBackend } from '../node/tfBackend';
-import { argsOrExitCode, DEFAULT_BASE_CHECKPOINT, experimentFromFlags, knobOptions, knobUsage, UsageError } from './cliArgs';
-import { drawProgress, formatDuration, progressLine, yieldToEventLoop } from './progress';
+import { argsOrExitCode, DEFAULT_BASE_CHECKPOINT, experimentFromFlags, joinNegativeValues, knobOptions, knobUsage, UsageError } from './cliArgs';
+import { drawProgress, progressLine, yieldToEventLoop } from './progress';
 import { openRunToResume, ResumeError, type ResumedRun } from './resumeRun';
+import { runSummaryLine } from './runSummaryLine';
 
 const USAGE = `usage: npm run train -- [--preset ${Object.keys(PRESETS).join('|')}] [--seed N] [--steps N] [--nmax N]
-                        [--algo ppo|reinforce++|grpo] [--out DIR] [--base CHECKPOINT_DIR] [--backend wasm|cpu] [knobs]
+                        [--algo ppo|reinforce++|grpo] [--out DIR [--force]] [--base CHECKPOINT_DIR] [--backend wasm|cpu] [knobs]
+                        --force replaces a run already in DIR (without it, such a DIR is refused)
        npm run train -- --resume DIR [--steps N] [--backend wasm|cpu]
                         continues the run in DIR exactly where it stopped, up to step N (default: its own steps)
 knobs (each overrides the preset):
@@ -47,25 +50,24 @@ interface TrainArgs {
   backend: NodeBackend;
   /** --format was given (else a base checkpoint tuned on a format brings its own). */
   formatGiven: boolean;
+  /** --force: replace a run already in `out`. */
+  force: boolean;
 }
+
+/** What a run directory holds; any of them in --out means a run is there. */
+const RUN_FILES = ['metrics.jsonl', 'samples.jsonl', 'summary.json', 'checkpoint'];
+
+const STRING = { type: 'string' as const };
 
 function parseTrainArgs(argv: string[]): TrainArgs | ResumeArgs | 'help' {
   let parsed;
+  const valueFlags = { ...knobOptions(), preset: STRING, algo: STRING, out: STRING, base: STRING, backend: STRING, resume: STRING };
   try {
     parsed = parseArgs({
-      args: argv,
+      args: joinNegativeValues(argv, Object.keys(valueFlags)),
       strict: true,
       allowPositionals: false,
-      options: {
-        ...knobOptions(),
-        preset: { type: 'string' },
-        algo: { type: 'string' },
-        out: { type: 'string' },
-        base: { type: 'string' },
-        backend: { type: 'string' },
-        resume: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
+      options: { ...valueFlags, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     });
   } catch (error) {
     throw new UsageError((error as Error).message);
@@ -85,6 +87,7 @@ function parseTrainArgs(argv: string[]): TrainArgs | ResumeArgs | 'help' {
     base: (flags.base as string | undefined) ?? DEFAULT_BASE_CHECKPOINT,
     out: (flags.out as string | undefined) ?? join('runs', `${preset}-seed${config.seed}-nmax${config.nmax}-${config.algorithm}`),
     formatGiven: typeof flags.format === 'string',
+    force: flags.force === true,
   };
 }
 
@@ -113,6 +116,13 @@ type RunSetup = Omit<ResumedRun, 'notice'> & { out: string };
 /** A new run from its base checkpoint, or the exit code when it cannot start. */
 async function newRun(args: TrainArgs): Promise<RunSetup | number> {
   const { config, out } = args;
+  const existing = RUN_FILES.filter((name) => existsSync(join(out, name)));
+  if (existing.length > 0 && !args.force) {
+    process.stderr.write(
+      `train: ${out} already holds a run (${existing.join(', ')}); pass --force to replace it, --resume ${out} to continue it, or another --out\n`,
+    );
+    return 2;
+  }
   if (!existsSync(join(args.base, 'model.json'))) {
     process.stderr.write(`train: no base checkpoint at ${args.base} (run npm run pretrain, or pass --base DIR)\n`);
     return 2;
@@ -127,6 +137,8 @@ async function newRun(args: TrainArgs): Promise<RunSetup | number> {
     }
     config.format = tunedFormat;
   }
+  // --force: nothing of the replaced run may survive beside the new one (its checkpoint, its summary).
+  for (const name of existing) rmSync(join(out, name), { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'metrics.jsonl'), '');
   writeFileSync(join(out, 'samples.jsonl'), '');
@@ -213,7 +225,7 @@ async function main(): Promise<number> {
       await yieldToEventLoop();
     }
     const wall = await finish();
-    process.stderr.write(`\n${interrupted ? 'interrupted; saved' : 'done'}: ${out} (${formatDuration(wall)})\n`);
+    process.stderr.write(`\n${runSummaryLine(interrupted ? 'interrupted; saved' : 'done', out, trainer.step, config.steps, wall, history)}\n`);
   } finally {
     trainer.dispose();
     model.dispose();

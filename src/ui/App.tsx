@@ -1,8 +1,10 @@
 /**
- * The lab page. In presenter mode (from the URL) the knobs, runs, sweep and pretraining panels are
- * hidden and the type is large; Train, Pause, Step, Reset, the plots and the inspector stay.
+ * The lab page, built to fit one projected screen (1280x720): the play bar sticks to the top; under
+ * it the three headline charts (accuracy, code-call frequency, response length) and the newest
+ * answer; everything else is one click away in tabs. In presenter mode (from the URL) the knobs,
+ * runs, sweep, evaluation and pretraining are hidden and the type is large.
  */
-import { useLab, useLabState } from './LabContext';
+import { useLab, useLabShallow, useLabState } from './LabContext';
 import { CallsHistogram } from './charts/CallsHistogram';
 import { CodeLinesChart, CodeUseSharesChart } from './charts/codeUseCharts';
 import { LogLogChart } from './charts/LogLogChart';
@@ -11,40 +13,79 @@ import { BackendBadge } from './panels/BackendBadge';
 import { ClusterExportPanel } from './panels/ClusterExportPanel';
 import { ComparePanel } from './panels/ComparePanel';
 import { Controls } from './panels/Controls';
+import { CurrentRollout } from './panels/CurrentRollout';
 import { EvaluationPanel } from './panels/EvaluationPanel';
 import { ExperimentPanel } from './panels/ExperimentPanel';
+import { LabTabs, type LabTab } from './panels/LabTabs';
 import { Notices } from './panels/Notices';
 import { PretrainPanel } from './panels/PretrainPanel';
 import { RolloutInspector } from './panels/RolloutInspector';
 import { RunList } from './panels/RunList';
 import { SandboxHostingBanner } from './panels/SandboxHostingBanner';
 import { SweepPanel } from './panels/SweepPanel';
+import { WhatYouAreWatching } from './panels/WhatYouAreWatching';
+import { selectedRun } from './state/labStore';
 import { LAB_PRESETS } from './state/presets';
+import type { HidablePart } from './state/urlState';
 
 export function App() {
   const { store } = useLab();
   const presenter = useLabState((s) => s.presenter);
-  const presetLabel = useLabState((s) => LAB_PRESETS[s.preset]?.label ?? s.preset);
-  const nmax = useLabState((s) => s.config.nmax);
-  const algorithm = useLabState((s) => s.config.algorithm);
-  const seed = useLabState((s) => s.config.seed);
+  const hidden = useLabShallow((s) => s.hidden);
+  const shows = (part: HidablePart) => !hidden.includes(part);
+  // The caption names the run on the charts (the knobs may already hold the next run's settings).
+  const presetLabel = useLabState((s) => {
+    const preset = selectedRun(s)?.preset ?? s.preset;
+    return LAB_PRESETS[preset]?.label ?? preset;
+  });
+  const nmax = useLabState((s) => (selectedRun(s)?.config ?? s.config).nmax);
+  const algorithm = useLabState((s) => (selectedRun(s)?.config ?? s.config).algorithm);
+  const seed = useLabState((s) => (selectedRun(s)?.config ?? s.config).seed);
+
+  const tabs: LabTab[] = [
+    { id: 'inspector', label: 'All answers', content: <RolloutInspector limit={presenter ? 4 : 12} /> },
+    {
+      id: 'charts',
+      label: 'More charts',
+      content: (
+        <section className="charts-grid" aria-label="More plots">
+          <CallsPerResponseChart />
+          <CodeUseSharesChart />
+          <CodeLinesChart />
+          <LogLogChart />
+          <CallsHistogram />
+          <StepTimeChart />
+        </section>
+      ),
+    },
+  ];
+  if (!presenter) {
+    tabs.push(
+      { id: 'compare', label: 'Compare runs', content: <ComparePanel /> },
+      { id: 'evaluation', label: 'Evaluation', content: <EvaluationPanel /> },
+      { id: 'sweep', label: 'Nmax sweep', content: <SweepPanel /> },
+      { id: 'pretrain', label: 'Pretraining', content: <PretrainPanel /> },
+    );
+  }
 
   return (
-    <div className={presenter ? 'lab presenter' : 'lab'} data-testid="lab">
+    <div className={[presenter ? 'lab presenter' : 'lab', shows('sidebar') ? '' : 'no-sidebar'].join(' ').trim()} data-testid="lab">
       <header className="topbar">
         <div className="title">
           <h1>TIR Lab</h1>
           <p className="tagline">A tiny GPT learns, from outcome reward alone, to write Python, run it and use the answer.</p>
         </div>
-        <BackendBadge />
+        <WhatYouAreWatching />
+        {shows('backend') && <BackendBadge />}
         <button type="button" className="presenter-toggle" data-testid="presenter-toggle" onClick={() => store.setState({ presenter: !presenter })}>
           {presenter ? 'Exit presenter mode' : 'Presenter mode'}
         </button>
       </header>
+      <Controls compact={presenter} />
       <SandboxHostingBanner />
       <Notices />
       <main className="layout">
-        {!presenter && (
+        {!presenter && shows('sidebar') && (
           <aside className="sidebar">
             <ExperimentPanel />
             <RunList />
@@ -53,30 +94,20 @@ export function App() {
         )}
         <div className="content">
           {presenter && (
-            <p className="presenter-caption">
+            <p className="presenter-caption" data-testid="presenter-caption">
               {presetLabel}{' '}
               <span className="presenter-knobs">
                 Nmax {nmax} · {algorithm.toUpperCase()} · seed {seed}
               </span>
             </p>
           )}
-          <Controls compact={presenter} />
-          <section className="charts-grid" aria-label="Live plots">
+          <section className="headline-charts" aria-label="Live plots" data-testid="headline-charts">
             <AccuracyChart />
             <CodeCallsChart />
             <ResponseLengthChart />
-            <CallsPerResponseChart />
-            <CodeUseSharesChart />
-            <CodeLinesChart />
-            <LogLogChart />
-            <CallsHistogram />
-            <StepTimeChart />
           </section>
-          <RolloutInspector limit={presenter ? 4 : 12} />
-          {!presenter && <ComparePanel />}
-          {!presenter && <EvaluationPanel />}
-          {!presenter && <SweepPanel />}
-          {!presenter && <PretrainPanel />}
+          {shows('latest') && <CurrentRollout />}
+          {shows('tabs') && <LabTabs tabs={tabs} />}
         </div>
       </main>
     </div>

@@ -38,7 +38,7 @@ async function boot(root: HTMLElement): Promise<void> {
       </LabContext.Provider>
     </StrictMode>,
   );
-  await controller.start(parsed.autostart);
+  await controller.start(parsed.autostart, { runId: parsed.runId, urlNamesSettings: parsed.namesSettings });
 }
 
 const root = document.getElementById('root');

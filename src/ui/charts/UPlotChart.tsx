@@ -9,6 +9,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { useLab, useLabState } from '../LabContext';
 import type { LabState } from '../state/labStore';
+import { formatLegendValue, latestValue } from './legendValue';
 
 export interface UPlotChartProps {
   testId: string;
@@ -30,7 +31,7 @@ export function UPlotChart({ testId, title, options, data, version, height = 190
   const { store } = useLab();
   const presenter = useLabState((s) => s.presenter);
   const plotHeight = presenter ? Math.round(height * 1.35) : height;
-  const plotOptions = useMemo(() => (presenter ? withLargeType(options) : options), [options, presenter]);
+  const plotOptions = useMemo(() => withLatestInLegend(presenter ? withLargeType(options) : options), [options, presenter]);
   const holder = useRef<HTMLDivElement>(null);
   const note = useRef<HTMLDivElement>(null);
   // The latest callbacks, so the subscription below does not need rebuilding when they change identity.
@@ -47,6 +48,8 @@ export function UPlotChart({ testId, title, options, data, version, height = 190
       frame = 0;
       const state = store.getState();
       chart.setData(feed.current.data(state));
+      // Recompute the legend's values: away from the cursor they are each series' latest point.
+      chart.setLegend({});
       if (note.current && feed.current.annotation) note.current.textContent = feed.current.annotation(state);
     };
     draw();
@@ -66,11 +69,18 @@ export function UPlotChart({ testId, title, options, data, version, height = 190
     };
   }, [store, plotOptions, plotHeight]);
 
+  // uPlot draws the axis labels on the canvas; a screen reader (and a test) reads them here.
+  const [xLabel, yLabel] = (options.axes ?? []).map((axis) => axis.label);
   return (
     <figure className="chart" data-testid={testId}>
       <figcaption>
         <span>{title}</span>
         {controls}
+        {(xLabel || yLabel) && (
+          <span className="visually-hidden" data-testid="chart-axes">
+            {[xLabel && `x axis: ${xLabel}`, yLabel && `y axis: ${yLabel}`].filter(Boolean).join('; ')}
+          </span>
+        )}
       </figcaption>
       <div className="chart-plot">
         <div ref={holder} />
@@ -89,9 +99,34 @@ function withLargeType(options: Omit<uPlot.Options, 'width' | 'height'>): Omit<u
   };
 }
 
+/**
+ * uPlot's live legend shows "--" while the cursor is off the plot; a projected chart has no
+ * cursor, so there each series shows its latest value (the x series: the latest step).
+ */
+function withLatestInLegend(options: Omit<uPlot.Options, 'width' | 'height'>): Omit<uPlot.Options, 'width' | 'height'> {
+  return {
+    ...options,
+    series: options.series.map((series, index) => ({
+      ...series,
+      value: (chart: uPlot, raw: number | null, _seriesIndex: number, dataIndex: number | null) => {
+        const value = dataIndex === null ? latestValue(chart.data[index] ?? []) : raw;
+        if (value === null || value === undefined) return dataIndex === null && (chart.data[0]?.length ?? 0) === 0 ? 'none yet' : 'not measured';
+        return formatLegendValue(value);
+      },
+    })),
+  };
+}
+
+/** A line needs two points: while a series has one, that point is drawn, so the first Step shows. */
+function pointWhileAlone(chart: uPlot, seriesIndex: number): boolean {
+  let points = 0;
+  for (const value of chart.data[seriesIndex] ?? []) if (value !== null && value !== undefined && ++points > 1) return false;
+  return points === 1;
+}
+
 /** A line series with the lab's look. */
 export function lineSeries(label: string, stroke: string, extra: Partial<uPlot.Series> = {}): uPlot.Series {
-  return { label, stroke, width: 2, points: { show: false }, ...extra };
+  return { label, stroke, width: 2, points: { show: pointWhileAlone, size: 7 }, ...extra };
 }
 
 /** Steps are whole numbers: tick at these spacings only. */
@@ -108,7 +143,7 @@ export function stepChartOptions(series: uPlot.Series[], y: { range?: YRange; la
       x: { time: false },
       y: range ? { range } : { auto: true },
     },
-    axes: [{ label: 'step', incrs: STEP_TICKS }, { label: y.label, size: 50 }],
+    axes: [{ label: 'RL step', incrs: STEP_TICKS }, { label: y.label, size: 50 }],
     series: [{ label: 'step' }, ...series],
     legend: { live: true },
     cursor: { drag: { x: true, y: false } },

@@ -29,8 +29,8 @@ const COUNTS: CodeUseSeries[] = [
   { column: 'selfCorrections', label: 'self-corrections per step', colour: PALETTE.red },
 ];
 
-function CodeUseChart({ testId, title, series, range }: { testId: string; title: string; series: CodeUseSeries[]; range: YRange }) {
-  const options = useMemo(() => stepChartOptions(series.map((s) => lineSeries(s.label, s.colour)), { range }), [series, range]);
+function CodeUseChart({ testId, title, series, range, yLabel }: { testId: string; title: string; series: CodeUseSeries[]; range: YRange; yLabel: string }) {
+  const options = useMemo(() => stepChartOptions(series.map((s) => lineSeries(s.label, s.colour)), { range, label: yLabel }), [series, range, yLabel]);
   const data = useMemo(
     () =>
       (state: LabState): uPlot.AlignedData => {
@@ -45,9 +45,9 @@ function CodeUseChart({ testId, title, series, range }: { testId: string; title:
 const UNIT: [number, number] = [0, 1];
 
 export function CodeUseSharesChart() {
-  return <CodeUseChart testId="chart-code-use" title="Code use (shares)" series={SHARES} range={UNIT} />;
+  return <CodeUseChart testId="chart-code-use" title="Code use (shares)" series={SHARES} range={UNIT} yLabel="share" />;
 }
 
 export function CodeLinesChart() {
-  return <CodeUseChart testId="chart-code-lines" title="Code lines and self-corrections" series={COUNTS} range="fromZero" />;
+  return <CodeUseChart testId="chart-code-lines" title="Code lines and self-corrections" series={COUNTS} range="fromZero" yLabel="count" />;
 }

@@ -66,19 +66,19 @@ const STEP_TIME: SeriesSpec[] = [
 ];
 
 export function AccuracyChart() {
-  return <RunLineChart testId="chart-accuracy" title="Accuracy" specs={ACCURACY} range={UNIT} />;
+  return <RunLineChart testId="chart-accuracy" title="Answers right (accuracy)" specs={ACCURACY} range={UNIT} yLabel="share right" />;
 }
 
 export function CodeCallsChart() {
-  return <RunLineChart testId="chart-code-calls" title="Code-call frequency" specs={CODE_CALLS} range={UNIT} />;
+  return <RunLineChart testId="chart-code-calls" title="Uses code (code-call frequency)" specs={CODE_CALLS} range={UNIT} yLabel="share of answers" />;
 }
 
 export function ResponseLengthChart() {
-  return <RunLineChart testId="chart-response-length" title="Response length (tokens)" specs={LENGTH} range="fromZero" />;
+  return <RunLineChart testId="chart-response-length" title="Answer length (response length)" specs={LENGTH} range="fromZero" yLabel="tokens per answer" />;
 }
 
 export function CallsPerResponseChart() {
-  return <RunLineChart testId="chart-calls-per-response" title="Calls per answer (mean)" specs={CALLS} range="fromZero" />;
+  return <RunLineChart testId="chart-calls-per-response" title="Calls per answer (mean)" specs={CALLS} range="fromZero" yLabel="calls" />;
 }
 
 export function StepTimeChart() {

@@ -109,25 +109,34 @@ export class LabController {
     return this.store.getState();
   }
 
-  /** Brings back stored runs (the newest is shown), starts the worker, and trains if asked. */
-  async start(autostart: boolean): Promise<void> {
-    await this.restore();
+  /**
+   * Brings back stored runs, starts the worker, and trains if asked. The run shown is the one the
+   * URL names; else, for a URL that sets no experiment, the newest; a URL that sets one shows no
+   * stored run (its settings are the next run's). A shown run's settings go into the knobs, so the
+   * settings panel and the presenter caption describe the run on the charts.
+   */
+  async start(autostart: boolean, url: { runId: string | null; urlNamesSettings: boolean } = { runId: null, urlNamesSettings: false }): Promise<void> {
+    await this.restore(url);
     this.startWorker();
     if (autostart && (await this.ready)) await this.train();
   }
 
-  private async restore(): Promise<void> {
+  private async restore(url: { runId: string | null; urlNamesSettings: boolean }): Promise<void> {
     if (!this.db) return;
     try {
       const runs = await restoreRuns(this.db);
       const pretrained = await this.db.checkpoint(PRETRAINED_BASE_KEY);
+      const named = runs.find((r) => r.id === url.runId);
+      const shown = named ?? (url.urlNamesSettings ? undefined : runs[0]);
       this.store.setState({
         runs: Object.fromEntries(runs.map((r) => [r.id, r])),
         runOrder: runs.map((r) => r.id),
-        selectedRunId: runs[0]?.id ?? null,
+        selectedRunId: null,
         pretrainedBase: pretrained ? { steps: pretrained.step, checkpoint: pretrained.blob } : null,
         sweep: latestSweep(runs),
       });
+      if (url.runId !== null && !named) notify(this.store, 'info', `URL: no stored run ${url.runId} in this browser (its settings are in the knobs)`);
+      if (shown) this.selectRun(shown.id);
     } catch (error) {
       this.writes.failure(error);
     }
@@ -276,19 +285,38 @@ export class LabController {
 
   // ---- Backend ------------------------------------------------------------------------------
 
-  /** A new worker on the chosen backend; the shown run is checkpointed first and continues from there. */
+  /**
+   * A new worker on the chosen backend; the shown run is checkpointed first and continues from there.
+   * The lab is busy from the first moment of the switch: a Step or Train pressed while the old
+   * worker saves would go to a worker about to be closed, whose answer never comes, and leave Train
+   * dead until a reload.
+   */
   async switchBackend(choice: LabState['backend']): Promise<void> {
-    this.store.setState({ backend: choice });
-    const api = this.api;
-    if (api && (await this.ready)) {
-      await this.stopRunning();
-      const loaded = this.state.loadedRunId;
-      if (loaded) await this.guard(this.saveLoadedCheckpoint(api, loaded));
+    const busy = this.state.busy;
+    if (busy !== null) {
+      notify(this.store, 'info', `the backend can change once this is done: ${busy}`);
+      return;
     }
+    this.store.setState({ backend: choice, busy: `Switching to ${choice}: saving the run…` });
+    try {
+      const api = this.api;
+      if (api && (await this.ready)) {
+        await this.stopRunning();
+        const loaded = this.state.loadedRunId;
+        if (loaded) await this.guard(this.saveLoadedCheckpoint(api, loaded));
+      }
+      this.replaceWorker();
+    } finally {
+      this.store.setState({ busy: null });
+    }
+    // The new worker's start is waited for as at page load: Train and Step wait for 'ready'.
+    await this.ready;
+  }
+
+  private replaceWorker(): void {
     this.connection?.close();
     this.connection = null;
     this.startWorker();
-    await this.ready;
   }
 
   // ---- Nmax sweep ---------------------------------------------------------------------------
@@ -408,9 +436,13 @@ export class LabController {
     if (!target || target.status === 'finished' || target.status === 'error') {
       const config = this.validKnobs();
       if (!config) return;
+      const ended = target;
+      const name = uniqueRunName(runName(this.state.preset, config), Object.values(this.state.runs).map((r) => r.name));
+      // A finished run cannot train on; say that a new one starts rather than add a look-alike silently.
+      if (ended) notify(this.store, 'info', `"${ended.name}" ${ended.status === 'finished' ? `finished at step ${ended.step}` : 'stopped with an error'}: a new run, "${name}", starts from the knobs (Fork continues a run with a larger step budget)`);
       target = makeRun({
         id: newRunId(this.now()),
-        name: runName(this.state.preset, config),
+        name,
         preset: this.state.preset,
         config,
         createdAt: this.now(),
@@ -558,6 +590,15 @@ export class LabController {
 
 function runName(preset: string, config: ExperimentConfig): string {
   return `${preset} Nmax ${config.nmax} ${config.algorithm} seed ${config.seed}`;
+}
+
+/** `name`, or `name (2)`, `name (3)`, ... : the first that no run in `taken` has, so two runs are never confused in a list. */
+export function uniqueRunName(name: string, taken: string[]): string {
+  const names = new Set(taken);
+  if (!names.has(name)) return name;
+  let n = 2;
+  while (names.has(`${name} (${n})`)) n++;
+  return `${name} (${n})`;
 }
 
 function messageOf(error: unknown): string {

@@ -1,9 +1,15 @@
-/** Train/Pause, Step, Reset, Fork, New run; the step counter and the run's progress with an ETA. */
+/**
+ * The play bar: Train/Pause, Step, Reset, Fork, New run, the step counter and the run's progress
+ * with an ETA. It sticks to the top of the window and keeps one height whatever the run does, so
+ * the charts below never move when training starts.
+ */
+import { useEffect, useState } from 'react';
 import { useLab, useLabShallow, useLabState } from '../LabContext';
 import { selectedRun, type LabState } from '../state/labStore';
 import { ProgressBar } from './Progress';
+import { etaFromArrivals, withArrival, type StepArrival } from './stepEta';
 
-/** Seconds left, from the mean time of the last ten recorded steps. */
+/** Seconds left from the step figures alone: the estimate until two steps have been seen arriving. */
 function etaSeconds(state: LabState): number | null {
   const run = selectedRun(state);
   if (!run) return null;
@@ -17,17 +23,33 @@ export function Controls({ compact = false }: { compact?: boolean }) {
   const { controller } = useLab();
   const run = useLabShallow((s) => {
     const r = selectedRun(s);
-    return r ? { name: r.name, status: r.status, step: r.step, steps: r.config.steps } : null;
+    return r ? { id: r.id, name: r.name, status: r.status, step: r.step, steps: r.config.steps } : null;
   });
   const worker = useLabState((s) => s.worker);
   const ready = worker === 'ready';
   const busy = useLabState((s) => s.busy);
-  const eta = useLabState(etaSeconds);
+  const figuresEta = useLabState(etaSeconds);
   const training = run?.status === 'training';
+  // When each step of the shown run arrived while training, for an ETA in wall time (stepEta.ts).
+  const [arrivals, setArrivals] = useState<{ runId: string | null; list: StepArrival[] }>({ runId: null, list: [] });
+  const runId = run?.id ?? null;
+  const runStep = run?.step ?? 0;
+  useEffect(() => {
+    if (runId === null || !training) return;
+    const at = performance.now();
+    setArrivals((previous) => ({ runId, list: withArrival(previous.runId === runId ? previous.list : [], runStep, at) }));
+  }, [runId, runStep, training]);
+  const eta = (run && arrivals.runId === run.id ? etaFromArrivals(arrivals.list, run.steps) : null) ?? figuresEta;
   const idle = ready && busy === null && !training;
+  // Reset deletes the run's curves and checkpoint: past step 0 it asks first.
+  const [confirmingReset, setConfirmingReset] = useState(false);
+  const reset = () => {
+    setConfirmingReset(false);
+    void controller.reset();
+  };
 
   return (
-    <section className="panel controls" aria-label="Controls">
+    <section className="controls play-bar" aria-label="Controls" data-testid="play-bar">
       <div className="buttons">
         <button type="button" className="primary" data-testid="train-button" disabled={!idle} onClick={() => void controller.train()}>
           ▶ Train
@@ -38,9 +60,37 @@ export function Controls({ compact = false }: { compact?: boolean }) {
         <button type="button" data-testid="step-button" disabled={!idle} onClick={() => void controller.step()} title="One RL step">
           Step
         </button>
-        <button type="button" data-testid="reset-button" disabled={!idle || !run} onClick={() => void controller.reset()} title="Back to step 0 with the knobs as set">
-          Reset
-        </button>
+        <span className="reset-holder">
+          <button
+            type="button"
+            data-testid="reset-button"
+            disabled={!idle || !run}
+            aria-expanded={confirmingReset}
+            onClick={() => (run && run.step > 0 ? setConfirmingReset(!confirmingReset) : reset())}
+            title="Back to step 0 with the knobs as set"
+          >
+            Reset
+          </button>
+          {confirmingReset && run && idle && (
+            <span
+              className="confirm-popover"
+              role="alertdialog"
+              aria-label="Reset the run?"
+              data-testid="reset-confirm"
+              onKeyDown={(e) => e.key === 'Escape' && setConfirmingReset(false)}
+            >
+              <span>
+                Reset “{run.name}” to step 0? Its curves, answers and checkpoint ({run.step === 1 ? '1 step' : `${run.step} steps`}) are deleted.
+              </span>
+              <button type="button" className="danger" data-testid="reset-confirm-yes" onClick={reset} autoFocus>
+                Reset
+              </button>
+              <button type="button" data-testid="reset-confirm-no" onClick={() => setConfirmingReset(false)}>
+                Keep the run
+              </button>
+            </span>
+          )}
+        </span>
         {!compact && (
           <>
             <button type="button" data-testid="fork-button" disabled={!idle || !run} onClick={() => void controller.fork()} title="A new run from this one's checkpoint, with the knobs as set">
@@ -61,7 +111,8 @@ export function Controls({ compact = false }: { compact?: boolean }) {
           {busy ?? (worker === 'failed' ? 'the trainer did not start: see the message above' : run ? run.status : ready ? 'no run yet: press Train' : 'starting the trainer…')}
         </span>
       </div>
-      {run && run.step > 0 && <ProgressBar label={run.name} done={run.step} total={run.steps} etaSeconds={training ? eta : null} testId="run-progress" />}
+      {/* Always drawn (empty before a run), so the bar's height does not change when a run starts. */}
+      <ProgressBar label={run?.name ?? 'no run'} done={run?.step ?? 0} total={run?.steps ?? 0} etaSeconds={training ? eta : null} testId="run-progress" />
     </section>
   );
 }

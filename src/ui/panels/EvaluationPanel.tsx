@@ -18,17 +18,20 @@ import { ProgressBar } from './Progress';
 
 type BlockFigure = Exclude<keyof EvalReport['blocks'][number], 'nmax' | 'samples' | 'byTier' | 'byKind' | 'byFamily' | 'perProblem' | 'callsHistogram'>;
 
-/** The table's figure columns after pass@1 and the tiers, named as the report names them. */
-const FIGURES: [BlockFigure, number][] = [
-  ['codeRatio', 2],
-  ['codeLines', 2],
-  ['correctCodeCount', 0],
-  ['codePassRate', 2],
-  ['invocationPosition', 2],
-  ['callsPerResponse', 2],
-  ['singleCallShare', 2],
-  ['selfCorrections', 0],
-  ['selfCorrectionShare', 2],
+/**
+ * The table's figure columns after pass@1 and the tiers: the report's field (the header's tooltip,
+ * as `npm run eval` writes it), its digits, and a header in plain words.
+ */
+const FIGURES: [BlockFigure, number, string][] = [
+  ['codeRatio', 2, 'answers with code'],
+  ['codeLines', 2, 'code lines'],
+  ['correctCodeCount', 0, 'calls that ran'],
+  ['codePassRate', 2, 'last call ran'],
+  ['invocationPosition', 2, 'first call at'],
+  ['callsPerResponse', 2, 'calls per answer'],
+  ['singleCallShare', 2, 'right with one call'],
+  ['selfCorrections', 0, 'self-corrections'],
+  ['selfCorrectionShare', 2, 'answers self-correcting'],
 ];
 
 function fmt(x: number | null, digits: number): string {
@@ -155,8 +158,10 @@ function ResultTable({ report }: { report: EvalReport }) {
             {KIND_LABELS.map(([kind, label]) => (
               <th key={kind}>{label}</th>
             ))}
-            {FIGURES.map(([name]) => (
-              <th key={name}>{name}</th>
+            {FIGURES.map(([name, , label]) => (
+              <th key={name} title={`${name} in the report`}>
+                {label}
+              </th>
             ))}
           </tr>
         </thead>

@@ -17,7 +17,7 @@ export function ProgressBar(props: { label: string; done: number; total: number;
           {label} {done}/{total}
           {detail ? ` · ${detail}` : ''}
         </span>
-        <span>{done >= total ? 'done' : etaSeconds !== null ? `ETA ${formatDuration(etaSeconds)}` : ''}</span>
+        <span>{total > 0 && done >= total ? 'done' : etaSeconds !== null ? `ETA ${formatDuration(etaSeconds)}` : ''}</span>
       </div>
       <div className="progress-track" role="progressbar" aria-valuemin={0} aria-valuemax={total} aria-valuenow={done} aria-label={label}>
         <div className="progress-fill" style={{ width: `${100 * share}%` }} />

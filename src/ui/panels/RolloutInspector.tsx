@@ -65,11 +65,11 @@ export function RolloutInspector({ limit = 12 }: { limit?: number }) {
   );
 }
 
-const SampleCard = memo(function SampleCard({ sample }: { sample: RolloutSample }) {
+export const SampleCard = memo(function SampleCard({ sample, testId = 'rollout-sample' }: { sample: RolloutSample; testId?: string }) {
   const correct = sample.reward > 0;
   const executed = sample.calls.filter((c) => c.executed);
   return (
-    <li className={`sample ${correct ? 'sample-correct' : 'sample-wrong'}`} data-testid="rollout-sample">
+    <li className={`sample ${correct ? 'sample-correct' : 'sample-wrong'}`} data-testid={testId}>
       <header>
         <span className={`reward ${correct ? 'reward-ok' : 'reward-no'}`}>{correct ? '✓ reward 1' : '✗ reward 0'}</span>
         <span>step {sample.step}</span>

@@ -57,7 +57,9 @@ export function RunList() {
                 onChange={() => toggleCompared(store, id)}
               />
               <button type="button" className="run-select" onClick={() => controller.selectRun(id)} aria-pressed={id === selectedId}>
-                <span className="run-name">{run.name}</span>
+                <span className="run-name" data-testid="run-name">
+                  {run.name}
+                </span>
                 <span className="run-meta">
                   <span className={`status status-${run.status}`}>{run.status}</span> step {run.step}/{run.config.steps}
                   {id === loadedId ? ' · loaded' : ''}

@@ -9,8 +9,8 @@
  *   run            { name, preset, config, step } of the run it came from, or null
  * The CLI's checkpoint directory (model.json + weights.bin) is accepted too, as a pair of files.
  *
- * Everything is checked before anything changes: a corrupt or foreign file is refused with an
- * Error saying what is wrong. The worker checks the weights against the model config again.
+ * Everything is checked before anything changes: a corrupt or foreign file, or weights that are
+ * not all finite numbers, is refused with an Error saying what is wrong. The worker checks the weights against the model config again.
  */
 import { configErrors, withSavedConfigDefaults, type ExperimentConfig } from '../../core/experiment';
 import { TOKENIZER_VERSION } from '../../core/tokenizer';
@@ -131,6 +131,24 @@ function checkManifest(manifest: unknown, weights: Uint8Array): void {
   }
   if (weights.byteLength !== offset) {
     throw new Error(`the weights hold ${weights.byteLength} bytes, the manifest describes ${offset}: the file is cut or does not belong to this manifest`);
+  }
+  checkFinite([...manifest.weights, ...moments] as { name: string; offset: number; length: number }[], weights);
+}
+
+/**
+ * A run that diverged saves NaN or infinite weights; loaded, every answer it samples would be
+ * garbage and every update NaN, with nothing on screen saying why. Refused here, naming the tensor.
+ */
+function checkFinite(entries: { name: string; offset: number; length: number }[], weights: Uint8Array): void {
+  const view = new DataView(weights.buffer, weights.byteOffset, weights.byteLength);
+  for (const entry of entries) {
+    let bad = 0;
+    for (let at = entry.offset; at < entry.offset + entry.length; at += 4) if (!Number.isFinite(view.getFloat32(at, true))) bad++;
+    if (bad > 0) {
+      throw new Error(
+        `checkpoint weight "${entry.name}" has ${bad === 1 ? '1 value that is' : `${bad} values that are`} NaN or infinite: the run it was saved from diverged, so it cannot be trained or sampled`,
+      );
+    }
   }
 }
 

@@ -4,17 +4,25 @@
  * reproduces a run, seed included. Query parameters (`?preset=quick&seed=3&nmax=0&backend=wasm
  * &autostart=1&presenter=1&start=coldstart`) are read once at load; the hash wins where both name a
  * property. `start=coldstart` without a `format` sets the format the cold-start model writes.
+ * `run=<id>` names the run the page shows, so a reload shows that run and not merely the newest.
+ * `hide=sidebar,tabs` hides parts of the page, as Playground's URL hides controls for a lesson.
  */
-import { EXPERIMENT_PROPERTIES, NUMERIC_BOUNDS, type ExperimentConfig, type ExperimentProperty } from '../../core/experiment';
+import { configErrors, EXPERIMENT_PROPERTIES, NUMERIC_BOUNDS, type ExperimentConfig, type ExperimentProperty } from '../../core/experiment';
 import type { BackendChoice } from '../../labWorker/protocol';
 import { DEFAULT_LAB_PRESET, DEFAULT_SWEEP_NMAX, LAB_PRESETS } from './presets';
 import { isStartFrom, START_MODELS, type StartFrom } from './startFrom';
+
+/** The parts of the page a link can hide: the knobs and runs, the newest answer, the tabs, the backend badge. */
+export const HIDABLE_PARTS = ['sidebar', 'latest', 'tabs', 'backend'] as const;
+export type HidablePart = (typeof HIDABLE_PARTS)[number];
 
 export interface UrlState {
   preset: string;
   config: ExperimentConfig;
   backend: BackendChoice;
   presenter: boolean;
+  /** Parts of the page hidden by the link (`hide=`), in HIDABLE_PARTS order. */
+  hidden: HidablePart[];
   sweepNmax: number[];
   /** The model RL starts from (startFrom.ts). */
   startFrom: StartFrom;
@@ -24,6 +32,10 @@ export interface ParsedUrl {
   state: UrlState;
   /** `autostart=1`: press Train once the worker is ready. Read from the query only, never written. */
   autostart: boolean;
+  /** `run=<id>`: the stored run to show. */
+  runId: string | null;
+  /** The URL sets a preset or a knob, so it describes an experiment, not only page flags. */
+  namesSettings: boolean;
   /** What in the URL was not understood and was ignored, for a notice. */
   problems: string[];
 }
@@ -41,22 +53,31 @@ export function defaultUrlState(): UrlState {
     config: copyConfig(preset.config),
     backend: 'auto',
     presenter: false,
+    hidden: [],
     sweepNmax: [...(preset.sweepNmax ?? DEFAULT_SWEEP_NMAX)],
     startFrom: 'base',
   };
 }
 
-/** The hash (without '#') for a state: every config property, so the link does not depend on presets. */
-export function serialiseLabHash(state: UrlState): string {
+/**
+ * The hash (without '#') for a state: every valid config property, so the link does not depend on
+ * presets. A value the field refuses (seed -1, a learning rate that is not a number) is left out,
+ * so a shared link never carries it; the preset's value stands in for it when the link is opened.
+ */
+export function serialiseLabHash(state: UrlState, shownRunId: string | null = null): string {
   const params = new URLSearchParams();
+  if (shownRunId !== null) params.set('run', shownRunId);
   params.set('preset', state.preset);
+  const invalid = configErrors(state.config);
   for (const property of EXPERIMENT_PROPERTIES) {
+    if (invalid[property.key] !== undefined) continue;
     const value = state.config[property.key];
     if (property.kind === 'mix') params.set(property.key, property.parts.map(([part]) => (value as Record<string, number>)[part]).join(','));
     else params.set(property.key, String(value));
   }
   if (state.backend !== 'auto') params.set('backend', state.backend);
   if (state.presenter) params.set('presenter', '1');
+  if (state.hidden.length > 0) params.set('hide', state.hidden.join(','));
   params.set('sweep', state.sweepNmax.join(','));
   if (state.startFrom !== 'base') params.set('start', state.startFrom);
   return params.toString().replace(/%2C/g, ',');
@@ -93,6 +114,13 @@ export function parseLabUrl(search: string, hash: string): ParsedUrl {
   }
   const presenter = read('presenter');
   if (presenter !== null) state.presenter = isTrue(presenter);
+  const hide = read('hide');
+  if (hide !== null) {
+    const names = hide.split(',').filter((name) => name !== '');
+    const unknown = names.filter((name) => !(HIDABLE_PARTS as readonly string[]).includes(name));
+    if (unknown.length > 0) problems.push(`hide: unknown part${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (known: ${HIDABLE_PARTS.join(', ')})`);
+    state.hidden = HIDABLE_PARTS.filter((part) => names.includes(part));
+  }
   const sweep = read('sweep');
   if (sweep !== null) {
     const values = parseNumberList(sweep);
@@ -108,7 +136,9 @@ export function parseLabUrl(search: string, hash: string): ParsedUrl {
       if (read('format') === null) state.config.format = START_MODELS[start].format;
     }
   }
-  return { state, autostart: isTrue(query.get('autostart') ?? ''), problems };
+  const settingNames = ['preset', ...EXPERIMENT_PROPERTIES.map((p) => p.key)];
+  const namesSettings = [query, fromHash].some((params) => settingNames.some((name) => params.has(name)));
+  return { state, autostart: isTrue(query.get('autostart') ?? ''), runId: read('run'), namesSettings, problems };
 }
 
 function applyProperty(config: ExperimentConfig, property: ExperimentProperty, raw: string, problems: string[]): void {

@@ -1,18 +1,27 @@
 /**
- * Keeps the URL hash equal to the store's serialisable part (replaceState, so knobs do not fill
- * the history), and applies a hash edited by hand. Query parameters are folded into the hash once.
+ * Keeps the URL hash equal to the store's serialisable part and the shown run's id (replaceState,
+ * so knobs do not fill the history), and applies a hash edited by hand. Query parameters are
+ * folded into the hash once.
  */
 import type { LabStore } from './labStore';
 import { parseLabUrl, serialiseLabHash, type UrlState } from './urlState';
 
 function urlPart(state: UrlState): UrlState {
-  return { preset: state.preset, config: state.config, backend: state.backend, presenter: state.presenter, sweepNmax: state.sweepNmax, startFrom: state.startFrom };
+  return {
+    preset: state.preset,
+    config: state.config,
+    backend: state.backend,
+    presenter: state.presenter,
+    hidden: state.hidden,
+    sweepNmax: state.sweepNmax,
+    startFrom: state.startFrom,
+  };
 }
 
 export function syncUrlWithStore(store: LabStore, onBackendChange: (backend: UrlState['backend']) => void): () => void {
   let written = '';
   const write = () => {
-    const hash = serialiseLabHash(urlPart(store.getState()));
+    const hash = serialiseLabHash(urlPart(store.getState()), store.getState().selectedRunId);
     if (hash === written) return;
     written = hash;
     history.replaceState(null, '', `${location.pathname}#${hash}`);
