@@ -16,7 +16,7 @@ const ONE_STEP = 'steps=1&promptsPerStep=2&groupSize=2&minibatchSize=4&maxRespon
 const WORK_TIMEOUT = 180_000;
 const REPORT_KEYS = ['blocks', 'checkpoint', 'format', 'k', 'maxOutputChars', 'maxResponseTokens', 'problems', 'seed', 'temperature', 'topP', 'wallSeconds'];
 const COLUMNS = [
-  'Nmax', 'pass@1', '± s.e.', 'easy', 'medium', 'hard', 'arithmetic', 'compose', 'search', 'error-prone', 'multi-step', 'answers with code', 'code lines',
+  'Nmax', 'pass@1', '± s.e.', 'gain', '± s.e. of gain', 'easy', 'medium', 'hard', 'arithmetic', 'compose', 'search', 'error-prone', 'multi-step', 'answers with code', 'code lines',
   'calls that ran', 'last call ran', 'first call at', 'calls per answer', 'right with one call', 'self-corrections', 'answers self-correcting',
 ];
 
@@ -57,7 +57,7 @@ test('pass@1 of the loaded run: fields checked, progress, a row per Nmax, the CL
   await expect(panel.getByTestId('evaluation-start')).toBeDisabled();
   await expect(panel.getByTestId('evaluation-cancel')).toBeVisible();
   await expect(page.getByTestId('train-button')).toBeDisabled();
-  await expect(panel.getByTestId('evaluation-progress')).toContainText(/Evaluating \d+\/12/);
+  await expect(panel.getByTestId('evaluation-progress')).toContainText(/Evaluating \d+\/16/);
   const rows = panel.getByTestId('evaluation-row');
   await expect(rows).toHaveCount(2, { timeout: WORK_TIMEOUT });
   await expect(panel.getByTestId('evaluation-cancel')).toHaveCount(0);
@@ -76,6 +76,12 @@ test('pass@1 of the loaded run: fields checked, progress, a row per Nmax, the CL
   expect(report.checkpoint).toMatch(/@ step 1$/);
   expect(report.blocks.map((b: { nmax: number; samples: number }) => [b.nmax, b.samples])).toEqual([[0, 464], [1, 464]]);
   expect(report.blocks[0].callsHistogram).toEqual([464]);
+  // The gain over the row above, paired over problems: none for the first row; the difference of the two pass@1 for the second.
+  await expect(rows.nth(0).locator('td').nth(2)).toHaveText('–');
+  const [before, after]: number[][] = report.blocks.map((b: { perProblem: number[] }) => b.perProblem);
+  const gain = after.map((x, i) => x - before[i]).reduce((sum, d) => sum + d, 0) / after.length;
+  await expect(rows.nth(1).locator('td').nth(2)).toHaveText(gain.toFixed(3));
+  await expect(rows.nth(1).locator('td').nth(3)).toHaveText(/^\d\.\d{3}$/);
 
   // The result is stored with the run.
   await page.reload();

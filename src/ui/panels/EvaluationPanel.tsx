@@ -6,6 +6,7 @@
  */
 import { useMemo, useState } from 'react';
 import type { EvalReport } from '../../core/eval/evalReport';
+import { pairedDifference, type PairedDifference } from '../../core/eval/pairedDifference';
 import { DEFAULT_PASS_AT_ONE, MAX_K, parseNmaxList, passAtOneSettingsErrors } from '../../labWorker/evaluationRequest';
 import { useLab, useLabShallow, useLabState } from '../LabContext';
 import { evaluationOptions, parseSourceKey, resultOf, sourceKey, type EvaluationSource } from '../lab/evaluationJob';
@@ -139,6 +140,12 @@ export function EvaluationPanel() {
   );
 }
 
+/** A row's pass@1 gain over the row above, paired over their problems; null without both rows' per-problem scores. */
+function gainOverRowAbove(blocks: EvalReport['blocks'], i: number): PairedDifference | null {
+  const [above, row] = [blocks[i - 1]?.perProblem, blocks[i].perProblem];
+  return above && row && above.length === row.length ? pairedDifference(above, row) : null;
+}
+
 function ResultTable({ report }: { report: EvalReport }) {
   return (
     <div className="evaluation-result">
@@ -152,6 +159,8 @@ function ResultTable({ report }: { report: EvalReport }) {
             <th>Nmax</th>
             <th>pass@1</th>
             <th title="standard error of pass@1 over problems">± s.e.</th>
+            <th title="pass@1 minus the row above's, problem by problem">gain</th>
+            <th title="standard error of the gain, paired over the problems both rows scored">± s.e. of gain</th>
             <th>easy</th>
             <th>medium</th>
             <th>hard</th>
@@ -166,11 +175,13 @@ function ResultTable({ report }: { report: EvalReport }) {
           </tr>
         </thead>
         <tbody>
-          {report.blocks.map((block) => (
+          {report.blocks.map((block, i) => (
             <tr key={block.nmax} data-testid="evaluation-row">
               <th>{block.nmax}</th>
               <td>{fmt(block['pass@1'], 3)}</td>
               <td>{fmt(block.standardError, 3)}</td>
+              <td>{fmt(gainOverRowAbove(report.blocks, i)?.difference ?? null, 3)}</td>
+              <td>{fmt(gainOverRowAbove(report.blocks, i)?.standardError ?? null, 3)}</td>
               <td>{fmt(block.byTier.easy, 2)}</td>
               <td>{fmt(block.byTier.medium, 2)}</td>
               <td>{fmt(block.byTier.hard, 2)}</td>
