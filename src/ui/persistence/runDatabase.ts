@@ -4,30 +4,18 @@
  * keyed [runId, step], so a step costs one small write however long the run is.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { ExperimentConfig } from '../../core/experiment';
 import type { StepMetrics } from '../../core/metrics/stepMetrics';
 import type { RolloutSample } from '../../core/rl/rolloutSample';
 import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
-import type { RunStatus } from '../../labWorker/protocol';
-import type { PassAtOneResult } from '../state/labRun';
+import type { LabRun, PassAtOneResult } from '../state/labRun';
 import type { StartFrom } from '../state/startFrom';
 
 /** A run's record without its metrics and samples (those are stored apart). */
-export interface StoredRun {
-  id: string;
-  name: string;
-  preset: string;
-  config: ExperimentConfig;
-  status: RunStatus;
-  step: number;
-  createdAt: number;
-  checkpointStep: number | null;
-  sweepId: string | null;
-  evaluation: Record<number, number> | null;
+export type StoredRun = Omit<LabRun, 'history' | 'columns' | 'samples' | 'revision' | 'startFrom' | 'passAtOne'> & {
   /** Absent in records written before these existed. */
   startFrom?: StartFrom;
   passAtOne?: PassAtOneResult | null;
-}
+};
 
 export interface StoredCheckpoint {
   step: number;
