@@ -52,7 +52,7 @@ export interface ExperimentConfig {
   gradClip: number;
   /** Share of each tier among the arithmetic training prompts. */
   tierMix: Record<Tier, number>;
-  /** Share of each kind of problem (arithmetic, compose, search, error-prone) in the training prompts. */
+  /** Share of each kind of problem (arithmetic, compose, search, error-prone, multi-step) in the training prompts. */
   kindMix: Record<Kind, number>;
   /** Held-out greedy evaluation every this many steps (and at step 0). */
   testEvery: number;
