@@ -135,7 +135,7 @@ describe('accuracy per kind and family', () => {
       { kind: 'search', family: 'cubeRoot' },
     ] as const;
     const { accuracyByKind, accuracyByFamily } = accuracyByGroup([...problems], [1, 0, 1, 0]);
-    expect(accuracyByKind).toEqual({ arithmetic: 2 / 3, compose: null, search: 0, errorProne: null });
+    expect(accuracyByKind).toEqual({ arithmetic: 2 / 3, compose: null, search: 0, errorProne: null, multiStep: null });
     expect(Object.entries(accuracyByFamily)).toEqual([['cubeRoot', 0], ['modulo', 0.5], ['power', 1]]);
   });
 });
