@@ -139,6 +139,12 @@ describe('validateCorpusRecipe', () => {
     expect(validateCorpusRecipe(JSON.parse(JSON.stringify(DEFAULT_CORPUS_RECIPE)))).toEqual(DEFAULT_CORPUS_RECIPE);
   });
 
+  it('reads a recipe saved before the multi-step kind (stage 4 of the base model) as none of it', () => {
+    const fourKinds = { arithmetic: 0.5, compose: 0.2, search: 0.12, errorProne: 0.18 };
+    expect(validateCorpusRecipe({ ...DEFAULT_CORPUS_RECIPE, kindMix: fourKinds }).kindMix).toEqual({ ...fourKinds, multiStep: 0 });
+    expect(() => validateCorpusRecipe({ ...DEFAULT_CORPUS_RECIPE, kindMix: { ...fourKinds, multiStep: -1 } })).toThrow(/kindMix.multiStep/);
+  });
+
   it('names the bad field', () => {
     expect(() => validateCorpusRecipe(null)).toThrow(/object/);
     expect(() => validateCorpusRecipe({ ...DEFAULT_CORPUS_RECIPE, toolPrior: 1.5 })).toThrow(/toolPrior/);

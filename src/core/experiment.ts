@@ -7,7 +7,7 @@
 import type { ToolFormatName } from './env/formats';
 import type { RunOptions } from './sandbox/protocol';
 import { KINDS, TIERS, type Kind, type Tier } from './tasks/problem';
-import { ARITHMETIC_ONLY } from './tasks/splits';
+import { ARITHMETIC_ONLY, withMultiStepShare } from './tasks/splits';
 
 export type Algorithm = 'ppo' | 'reinforce++' | 'grpo';
 export type { ToolFormatName };
@@ -248,7 +248,7 @@ export function sandboxRunOptions(limits: Pick<ExperimentConfig, 'sandboxTimeout
 export function withSavedConfigDefaults<T>(config: T): T {
   if (typeof config !== 'object' || config === null) return config;
   const saved = config as Partial<ExperimentConfig>;
-  const kindMix = typeof saved.kindMix === 'object' && saved.kindMix !== null ? { multiStep: 0, ...(saved.kindMix as Partial<ExperimentConfig['kindMix']>) } : (saved.kindMix ?? { ...ARITHMETIC_ONLY });
+  const kindMix = typeof saved.kindMix === 'object' && saved.kindMix !== null ? withMultiStepShare(saved.kindMix) : (saved.kindMix ?? { ...ARITHMETIC_ONLY });
   return { ...config, kindMix, dualClip: saved.dualClip ?? 0 };
 }
 

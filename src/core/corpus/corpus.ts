@@ -6,7 +6,7 @@
  */
 import type { Random } from '../random';
 import { KINDS, TIERS, type Kind, type Tier } from '../tasks/problem';
-import { ARITHMETIC_ONLY, trainProblem } from '../tasks/splits';
+import { ARITHMETIC_ONLY, trainProblem, withMultiStepShare } from '../tasks/splits';
 import { pickWeighted } from '../tasks/weightedChoice';
 import { notebookDocument, proseDocument, qaDocument, toolQaDocument } from './documents';
 
@@ -60,7 +60,7 @@ export function validateCorpusRecipe(x: unknown): CorpusRecipe {
   if (TIERS.every((tier) => mix[tier] === 0)) throw new Error('corpus recipe tierMix sums to zero');
   const saved = (r.kindMix ?? ARITHMETIC_ONLY) as Record<string, unknown>;
   if (typeof saved !== 'object' || saved === null) throw new Error('corpus recipe kindMix must be an object');
-  const kinds: Record<string, unknown> = { multiStep: 0, ...saved }; // a recipe saved before that kind read none of it
+  const kinds: Record<string, unknown> = withMultiStepShare(saved);
   for (const kind of KINDS) {
     if (!isWeight(kinds[kind])) throw new Error(`corpus recipe kindMix.${kind} must be a number >= 0, got ${String(kinds[kind])}`);
   }

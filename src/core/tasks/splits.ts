@@ -29,6 +29,11 @@ export interface ProblemMix {
 /** Arithmetic only: the problems every run drew before the other kinds existed. */
 export const ARITHMETIC_ONLY: Record<Kind, number> = { arithmetic: 1, compose: 0, search: 0, errorProne: 0, multiStep: 0 };
 
+/** A kind mix saved before the multi-step kind existed (a config, a corpus recipe): none of that kind. */
+export function withMultiStepShare<T extends object>(savedMix: T): T & { multiStep: unknown } {
+  return { multiStep: 0, ...savedMix };
+}
+
 /**
  * Families whose two operands share a range, so `b+a` is a problem of the family whenever `a+b` is.
  * Their test items are held out only as `a+b` with a < b, so the swapped `b+a` stays in training:

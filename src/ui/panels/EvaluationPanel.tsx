@@ -175,24 +175,27 @@ function ResultTable({ report }: { report: EvalReport }) {
           </tr>
         </thead>
         <tbody>
-          {report.blocks.map((block, i) => (
-            <tr key={block.nmax} data-testid="evaluation-row">
-              <th>{block.nmax}</th>
-              <td>{fmt(block['pass@1'], 3)}</td>
-              <td>{fmt(block.standardError, 3)}</td>
-              <td>{fmt(gainOverRowAbove(report.blocks, i)?.difference ?? null, 3)}</td>
-              <td>{fmt(gainOverRowAbove(report.blocks, i)?.standardError ?? null, 3)}</td>
-              <td>{fmt(block.byTier.easy, 2)}</td>
-              <td>{fmt(block.byTier.medium, 2)}</td>
-              <td>{fmt(block.byTier.hard, 2)}</td>
-              {KIND_LABELS.map(([kind]) => (
-                <td key={kind}>{fmt(block.byKind[kind], 2)}</td>
-              ))}
-              {FIGURES.map(([name, digits]) => (
-                <td key={name}>{fmt(block[name], digits)}</td>
-              ))}
-            </tr>
-          ))}
+          {report.blocks.map((block, i) => {
+            const gain = gainOverRowAbove(report.blocks, i);
+            return (
+              <tr key={block.nmax} data-testid="evaluation-row">
+                <th>{block.nmax}</th>
+                <td>{fmt(block['pass@1'], 3)}</td>
+                <td>{fmt(block.standardError, 3)}</td>
+                <td>{fmt(gain?.difference ?? null, 3)}</td>
+                <td>{fmt(gain?.standardError ?? null, 3)}</td>
+                <td>{fmt(block.byTier.easy, 2)}</td>
+                <td>{fmt(block.byTier.medium, 2)}</td>
+                <td>{fmt(block.byTier.hard, 2)}</td>
+                {KIND_LABELS.map(([kind]) => (
+                  <td key={kind}>{fmt(block.byKind[kind], 2)}</td>
+                ))}
+                {FIGURES.map(([name, digits]) => (
+                  <td key={name}>{fmt(block[name], digits)}</td>
+                ))}
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </div>
