@@ -5,8 +5,9 @@
  * RL from the shipped base model, headless: writes DIR/metrics.jsonl (one line per step, step 0
  * is the base model's held-out accuracy), DIR/samples.jsonl, DIR/summary.json and
  * DIR/checkpoint/ (the weights and the whole trainer state). Same seed and config, same numbers;
- * --resume continues a stopped run exactly where it stopped, appending to its files. A directory
- * that already holds a run is refused unless --force says to replace it.
+ * --resume continues a stopped run exactly where it stopped, appending to its files. A step that
+ * fails (exit 1) leaves the run saved at the last completed step, to resume. A directory that
+ * already holds a run is refused unless --force says to replace it.
  */
 import { mkdirSync, writeFileSync, appendFileSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,6 +24,7 @@ import { argsOrExitCode, DEFAULT_BASE_CHECKPOINT, experimentFromFlags, joinNegat
 import { drawProgress, progressLine, yieldToEventLoop } from './progress';
 import { openRunToResume, ResumeError, type ResumedRun } from './resumeRun';
 import { runSummaryLine } from './runSummaryLine';
+import { trainToBudget, type CompletedStep, type LoopOutcome } from './trainLoop';
 
 const USAGE = `usage: npm run train -- [--preset ${Object.keys(PRESETS).join('|')}] [--seed N] [--steps N] [--nmax N]
                         [--algo ppo|reinforce++|grpo] [--out DIR [--force]] [--base CHECKPOINT_DIR] [--backend wasm|cpu] [knobs]
@@ -193,9 +195,11 @@ async function main(): Promise<number> {
     appendFileSync(metricsPath, `${JSON.stringify(r.metrics)}\n`);
     for (const s of r.samples) appendFileSync(samplesPath, `${JSON.stringify(s)}\n`);
   };
-  const finish = async () => {
-    const state = { ...(await trainer.saveState()), config, reference: setup.referenceIdentity };
-    await saveCheckpointDir(join(out, 'checkpoint'), model, { kind: 'rl', preset: setup.preset, config, step: trainer.step, base: setup.base }, state);
+  /** Writes the checkpoint and summary.json of the run as it stood at `saved`'s step. */
+  const finish = async (saved: CompletedStep) => {
+    const { step } = saved.progress;
+    const state = { ...saved.progress, config, reference: setup.referenceIdentity };
+    await saveCheckpointDir(join(out, 'checkpoint'), saved.model, { kind: 'rl', preset: setup.preset, config, step, base: setup.base }, state);
     const wallSeconds = setup.wallSecondsBefore + (performance.now() - started) / 1000;
     const summary = {
       preset: setup.preset,
@@ -204,7 +208,7 @@ async function main(): Promise<number> {
       backend: args.backend,
       base: setup.base.path,
       wallSeconds,
-      stepsCompleted: trainer.step,
+      stepsCompleted: step,
       initialTestAccuracy: history[0]?.testAccuracy ?? null,
       finalTestAccuracy: lastTest,
       ...summariseRun(history),
@@ -215,23 +219,34 @@ async function main(): Promise<number> {
   let interrupted = false;
   process.once('SIGINT', () => (interrupted = true));
 
+  let outcome: LoopOutcome | null = null;
   try {
     if (history.length === 0) record(await trainer.initialRecord());
     drawProgress(progressLine(trainer.step, config.steps, started, figures(history.at(-1)!, lastTest)));
-    while (trainer.step < config.steps && !interrupted) {
-      const r = await trainer.trainStep();
-      record(r);
-      drawProgress(progressLine(trainer.step, config.steps, started, figures(r.metrics, lastTest)));
-      await yieldToEventLoop();
+    outcome = await trainToBudget(trainer, model, config.steps, {
+      record: async (r) => {
+        record(r);
+        drawProgress(progressLine(trainer.step, config.steps, started, figures(r.metrics, lastTest)));
+        await yieldToEventLoop();
+      },
+      interrupted: () => interrupted,
+    });
+    const wall = await finish(outcome.saved);
+    const step = outcome.saved.progress.step;
+    if (outcome.status === 'failed') {
+      process.stderr.write(`\ntrain: step ${step + 1} failed: ${String(outcome.error)}\n`);
+      process.stderr.write(`${runSummaryLine(`failed; saved at step ${step}`, out, step, config.steps, wall, history)}\n`);
+      process.stderr.write(`continue it with: npm run train -- --resume ${out}\n`);
+      return 1;
     }
-    const wall = await finish();
-    process.stderr.write(`\n${runSummaryLine(interrupted ? 'interrupted; saved' : 'done', out, trainer.step, config.steps, wall, history)}\n`);
+    process.stderr.write(`\n${runSummaryLine(outcome.status === 'interrupted' ? 'interrupted; saved' : 'done', out, step, config.steps, wall, history)}\n`);
+    return outcome.status === 'interrupted' ? 130 : 0;
   } finally {
+    outcome?.saved.model.dispose();
     trainer.dispose();
     model.dispose();
     await sandbox.close();
   }
-  return interrupted ? 130 : 0;
 }
 
 process.exitCode = await main();

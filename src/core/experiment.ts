@@ -21,6 +21,8 @@ export interface ExperimentConfig {
   format: ToolFormatName;
   algorithm: Algorithm;
   learningRate: number;
+  /** Inverse-time decay of the learning rate (learningRateSchedule.ts): halved after this many steps; 0 = constant. */
+  learningRateDecaySteps: number;
   promptsPerStep: number;
   /** Samples per prompt (the group). */
   groupSize: number;
@@ -71,6 +73,7 @@ const CLASSROOM: ExperimentConfig = {
   // to 0.85 in 10 steps, 5e-5 to 0.91 in 16, 3e-5 to 0.88 in 19: the slowest rise that still
   // finishes is the one whose curves a class can watch (and the scaling-law fit needs).
   learningRate: 3e-5,
+  learningRateDecaySteps: 0,
   promptsPerStep: 16,
   groupSize: 8,
   epochs: 1,
@@ -160,6 +163,7 @@ export const EXPERIMENT_PROPERTIES: readonly ExperimentProperty[] = [
   number('steps', 0, 100_000, true, 'RL steps', 'The run stops after this many steps.'),
   number('nmax', 0, 16, true, 'Nmax (code calls)', 'Most executed code calls per answer; 0 = no tool.'),
   number('learningRate', 1e-7, 1e-1, false, 'Learning rate', 'Adam step size.'),
+  number('learningRateDecaySteps', 0, 100_000, false, 'Learning-rate decay (steps)', 'The rate at step t is lr / (1 + (t - 1) / N): halved after N steps; 0 = constant.'),
   number('promptsPerStep', 1, 256, true, 'Prompts per step', 'Questions sampled each step.'),
   number('groupSize', 1, 64, true, 'Answers per question (group size)', 'Answers sampled per question; each is judged against the others of its group.'),
   number('epochs', 1, 16, true, 'Passes per step (epochs)', 'Passes over each step’s answers.'),
@@ -242,14 +246,14 @@ export function sandboxRunOptions(limits: Pick<ExperimentConfig, 'sandboxTimeout
 /**
  * A config saved before a knob existed, given the value that reproduces what its run did: kindMix
  * arithmetic only (the other kinds did not exist), a multiStep share of 0 in a kindMix saved
- * before that kind, dualClip 0 (there was no dual clip). Every other field is left as saved, for
+ * before that kind, dualClip 0 (there was no dual clip), learningRateDecaySteps 0 (the rate was constant). Every other field is left as saved, for
  * configErrors to judge. Not an object: returned as it is.
  */
 export function withSavedConfigDefaults<T>(config: T): T {
   if (typeof config !== 'object' || config === null) return config;
   const saved = config as Partial<ExperimentConfig>;
   const kindMix = typeof saved.kindMix === 'object' && saved.kindMix !== null ? withMultiStepShare(saved.kindMix) : (saved.kindMix ?? { ...ARITHMETIC_ONLY });
-  return { ...config, kindMix, dualClip: saved.dualClip ?? 0 };
+  return { ...config, kindMix, dualClip: saved.dualClip ?? 0, learningRateDecaySteps: saved.learningRateDecaySteps ?? 0 };
 }
 
 /** Problems with a config, one message per offending field (empty when valid). */

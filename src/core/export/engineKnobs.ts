@@ -101,6 +101,13 @@ export const KNOB_MAPPINGS: readonly KnobMapping[] = [
     fit: { verl: 'exact', openrlhf: 'exact' },
     note: "Adam at a constant rate, as in the lab (OpenRLHF's default schedule would decay it). The lab's 1e-4 suits a 160k-parameter model: pass --learning-rate 1e-6 for a 0.5B one.",
   },
+  {
+    knob: 'learningRateDecaySteps',
+    verl: none,
+    openrlhf: none,
+    fit: { verl: 'none', openrlhf: 'none' },
+    note: 'Neither engine offers inverse-time decay: the export runs at the initial rate throughout. At 0 (constant, the default) the learningRate row is the whole schedule.',
+  },
   { knob: 'gradClip', verl: (c) => [`${ACTOR}.grad_clip=${c.gradClip}`], openrlhf: (c) => [`--actor.max_norm ${c.gradClip}`], fit: { verl: 'exact', openrlhf: 'exact' }, note: 'Global gradient norm.' },
   { knob: 'temperature', verl: (c) => [`${ROLLOUT}.temperature=${c.temperature}`, `${ROLLOUT}.top_p=1`], openrlhf: (c) => [`--rollout.temperature ${c.temperature}`, '--rollout.top_p 1'], fit: { verl: 'exact', openrlhf: 'exact' }, note: 'No nucleus cut in training, as in the lab.' },
   {

@@ -24,6 +24,8 @@ import { meanSampledKl } from './kl';
 import { policyUpdate, responseLogProbs } from './policyUpdate';
 import { generateRollouts } from '../env/rollout';
 import { readAdamState, restoreAdamState } from './adamState';
+import { learningRateAt } from './learningRateSchedule';
+import type { AdamInternals } from '../model/fusedOps';
 import { inspectorSampleIndices, rolloutSample, type RolloutSample } from './rolloutSample';
 import { trainingSequence } from './trainingBatch';
 import type { TrainerProgress } from './trainerState';
@@ -135,6 +137,7 @@ export class Trainer {
       const refLogProbs = await responseLogProbs(this.reference, sequences, config.temperature);
       sequences.forEach((s, j) => (s.refLogProbs = refLogProbs[j]));
       metrics.kl = meanSampledKl(sequences);
+      (this.optimizer as unknown as AdamInternals).learningRate = learningRateAt(config, step);
       const figures = await policyUpdate(this.model, this.optimizer, sequences, config, this.shuffleRng);
       metrics.clipFraction = figures.clipFraction;
       metrics.approxKl = figures.approxKl;

@@ -31,6 +31,7 @@ const LAYOUT: { key: Knob['key']; main: boolean; testId?: string }[] = [
   { key: 'maxResponseTokens', main: true },
   { key: 'format', main: false },
   { key: 'minibatchSize', main: false },
+  { key: 'learningRateDecaySteps', main: false },
   { key: 'dualClip', main: false },
   { key: 'valueClip', main: false },
   { key: 'valueCoef', main: false },
