@@ -46,7 +46,9 @@ const DEFAULTS: Required<Omit<NodeInterpreterOptions, 'pyodideDir'>> = {
   recycleRssBytes: 1024 * 2 ** 20,
   fileBytesPerRun: 64 * 2 ** 20,
   killGraceMs: 500,
-  startTimeoutMs: 30_000,
+  // A cold start takes seconds alone, but passed 30 s three times in a row at a load average of 13
+  // here and failed training runs: a start that never comes is still caught, later.
+  startTimeoutMs: 120_000,
 };
 
 const CHILD_DIR = dirname(fileURLToPath(import.meta.url));
