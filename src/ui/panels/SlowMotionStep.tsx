@@ -72,11 +72,15 @@ export function SlowMotionStep({ disabled, onActiveChange }: { disabled: boolean
   const start = async () => {
     finishing.current = false;
     setView({ stage: null, working: true, done: false });
-    await controller.slowMotionStep(async (stage) => {
-      setView({ stage, working: finishing.current, done: false });
-      if (!finishing.current) await new Promise<void>((resolve) => (next.current = resolve));
-    });
-    setView((v) => v && { ...v, working: false, done: true });
+    try {
+      await controller.slowMotionStep(async (stage) => {
+        setView({ stage, working: finishing.current, done: false });
+        if (!finishing.current) await new Promise<void>((resolve) => (next.current = resolve));
+      });
+    } finally {
+      // Done or failed: the panel says which (a failed step never reached the update stage).
+      setView((v) => v && { ...v, working: false, done: true });
+    }
   };
 
   const waiting = view !== null && !view.working && !view.done;
