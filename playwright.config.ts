@@ -1,6 +1,6 @@
 /**
- * e2e suite: Debian Chromium against the BUILT app, served by `vite preview` (run `npm run build`
- * first; `npm run e2e` does both). Launch flags live in e2e/chromium.ts.
+ * e2e suite: Debian Chromium against the BUILT app with its harness pages, served by `vite preview`
+ * (run `npm run build:e2e` first; `npm run e2e` does both). Launch flags live in e2e/chromium.ts.
  */
 import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions, PREVIEW_ORIGIN } from './e2e/chromium';

@@ -45,22 +45,29 @@ function pythonWorkerCspPlugin(): Plugin {
   };
 }
 
-/** The app, plus every test harness page under e2e/harness/ (the e2e suite runs against the build). */
-function buildInputs(): Record<string, string> {
+/** The build mode whose output carries the e2e suite's harness pages (`vite build --mode e2e`). */
+export const E2E_MODE = 'e2e';
+
+/**
+ * The app; in the e2e build also every test harness page under e2e/harness/ (the e2e suite and the
+ * browser benchmarks run against the build). A plain build ships the app alone.
+ */
+export function buildInputs(mode: string): Record<string, string> {
+  const inputs: Record<string, string> = { main: 'index.html' };
+  if (mode !== E2E_MODE) return inputs;
   const harnessDir = fileURLToPath(new URL('./e2e/harness/', import.meta.url));
   const harnessPages = readdirSync(harnessDir).filter((name) => name.endsWith('.html'));
-  const inputs: Record<string, string> = { main: 'index.html' };
   for (const page of harnessPages) inputs[`harness-${page.replace(/\.html$/, '')}`] = `e2e/harness/${page}`;
   return inputs;
 }
 
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   plugins: [pythonWorkerCspPlugin()],
   server: { headers: CROSS_ORIGIN_ISOLATION },
   preview: { headers: CROSS_ORIGIN_ISOLATION },
-  worker: { format: 'es' },
+  worker: { format: 'es' as const },
   build: {
     target: 'es2022',
-    rolldownOptions: { input: buildInputs() },
+    rolldownOptions: { input: buildInputs(mode) },
   },
-});
+}));

@@ -91,7 +91,7 @@ describe('npm run compare', () => {
       [2, [0.25, 0.625]],
     ]);
     expect(report.evalMatrix.ownNmaxGains).toHaveLength(1);
-    expect(report.finalWindow).toBe(5);
+    expect(report.finalWindow).toBe(10);
   });
 
   it('refuses a missing directory, a directory without metrics and a bad --target', () => {

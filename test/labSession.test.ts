@@ -10,6 +10,7 @@ import { deserializeCheckpoint, serializeCheckpoint } from '../src/core/model/ch
 import type { GPTConfig } from '../src/core/model/config';
 import { GPT } from '../src/core/model/gpt';
 import type { StepMetrics } from '../src/core/metrics/stepMetrics';
+import { STEP_STAGES } from '../src/core/rl/stepStages';
 import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
 import { VOCAB_SIZE } from '../src/core/tokenizer';
 import { LabSession } from '../src/labWorker/labSession';
@@ -222,6 +223,39 @@ describe('LabSession', () => {
     await session.step();
     expect(stepEvents(events).at(-1)?.metrics.step).toBe(2);
     await session.dispose();
+  });
+
+  it('steps in slow motion: each stage waits for its Next, the step event comes after the last, with a normal step\'s figures', async () => {
+    const events: LabEvent[] = [];
+    const session = newSession(events);
+    await session.startRun('run-slow', CONFIG);
+    const seen: string[] = [];
+    let next: () => void = () => undefined;
+    const stepping = session.step((stage) => {
+      seen.push(stage.stage);
+      return new Promise<void>((resolve) => (next = resolve));
+    });
+    for (const stage of STEP_STAGES) {
+      while (seen.at(-1) !== stage) await new Promise((resolve) => setTimeout(resolve, 1));
+      // Held at this stage: nothing further happens until Next.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(seen.at(-1)).toBe(stage);
+      expect(stepEvents(events).map((e) => e.metrics.step)).toEqual([0]);
+      next();
+    }
+    await stepping;
+    expect(seen).toEqual([...STEP_STAGES]);
+    const watched = stepEvents(events)[1];
+    expect(lastStatus(events)).toEqual({ type: 'status', runId: 'run-slow', status: 'paused', step: 1 });
+
+    const plainEvents: LabEvent[] = [];
+    const plain = newSession(plainEvents);
+    await plain.startRun('run-plain', CONFIG);
+    await plain.step();
+    expect(deterministicFigures(watched.metrics)).toEqual(deterministicFigures(stepEvents(plainEvents)[1].metrics));
+    expect(watched.samples).toEqual(stepEvents(plainEvents)[1].samples);
+    await session.dispose();
+    await plain.dispose();
   });
 
   it('refuses to step or start a second training while training runs', async () => {

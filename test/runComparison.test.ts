@@ -24,11 +24,11 @@ function runMetrics(codeFrequency: number[], extra: (step: number) => Partial<St
 const classroom = PRESETS.classroom;
 
 describe('final figures and the step a target is reached', () => {
-  it('final = mean of the last 5 measured steps; the first step at or above the target', () => {
-    const metrics = runMetrics([0.1, 0.3, 0.5, 0.4, 0.6, 0.7, 0.8]);
-    // Steps 3..7: (0.5 + 0.4 + 0.6 + 0.7 + 0.8) / 5 = 0.6.
-    expect(finalMean(metrics, 'codeCallFrequency')).toBeCloseTo(0.6, 12);
-    // Fewer than 5 measured steps: the mean of those there are; none: null.
+  it('final = mean of the last 10 measured steps (FINAL_WINDOW); the first step at or above the target', () => {
+    const metrics = runMetrics([0.1, 0.3, 0.5, 0.4, 0.6, 0.7, 0.8, 0.2, 0.2, 0.4, 0.6, 0.6]);
+    // Steps 3..12: (0.5 + 0.4 + 0.6 + 0.7 + 0.8 + 0.2 + 0.2 + 0.4 + 0.6 + 0.6) / 10 = 0.5.
+    expect(finalMean(metrics, 'codeCallFrequency')).toBeCloseTo(0.5, 12);
+    // Fewer than 10 measured steps: the mean of those there are; none: null.
     expect(finalMean(metrics.slice(0, 3), 'codeCallFrequency')).toBeCloseTo(0.2, 12);
     expect(finalMean(metrics, 'singleCallShare')).toBeNull();
     expect(firstStepReaching(metrics, 'codeCallFrequency', 0.6)).toBe(5);
@@ -81,13 +81,13 @@ describe('cold start vs zero start', () => {
 
   it("the target is the reference's final code-call frequency, and each run's first step reaching it", () => {
     const comparison = compareRuns(runs);
-    // The zero start's steps 3..7: (0.4 + 0.6 + 0.8 + 0.9 + 1.0) / 5 = 0.74.
+    // The zero start's seven steps, all inside the last 10: (0.1 + 0.2 + 0.4 + 0.6 + 0.8 + 0.9 + 1.0) / 7 = 4 / 7.
     expect(comparison.reference).toBe('zero-s1');
-    expect(comparison.target).toBeCloseTo(0.74, 12);
+    expect(comparison.target).toBeCloseTo(4 / 7, 12);
     expect(comparison.runs.map((r) => [r.name, r.arm, r.seed, r.reachesTargetAt])).toEqual([
-      ['zero-s1', 0, 1, 5],
+      ['zero-s1', 0, 1, 4],
       ['cold-s1', 1, 1, 2],
-      ['cold-s2', 1, 2, 3],
+      ['cold-s2', 1, 2, 1],
       ['cold-s3', 1, 3, null],
     ]);
   });
@@ -103,8 +103,8 @@ describe('cold start vs zero start', () => {
       ['format retool, start runs/coldstart-sft', 3, [1, 2, 3], 2],
     ]);
     const coldArm = arms[1];
-    // Reached at steps 2 and 3 (cold-s3 never did).
-    expect(coldArm.reachesTargetAt).toBeCloseTo(2.5, 12);
+    // Reached at steps 2 and 1 (cold-s3 never did).
+    expect(coldArm.reachesTargetAt).toBeCloseTo(1.5, 12);
     // Finals: (0.5+0.8+0.9+0.9)/4 = 0.775, (0.6+0.7+0.75+0.7)/4 = 0.6875, (0.1+0.2+0.3)/3 = 0.2.
     expect(coldArm.finalCodeCallFrequency).toBeCloseTo((0.775 + 0.6875 + 0.2) / 3, 12);
     // cold-s2 never measured a single-call share: the mean of 1 and 0.5.

@@ -68,6 +68,13 @@ export class FakeTrainer implements TrainerWorkerApi {
     this.status(this.stepNumber >= this.config!.steps ? 'finished' : 'paused');
   }
 
+  /** A step without stages: the fake has no trainer to show. */
+  async slowMotionStep() {
+    this.calls.push({ method: 'slowMotionStep', args: [] });
+    this.oneStep();
+    this.status(this.stepNumber >= this.config!.steps ? 'finished' : 'paused');
+  }
+
   async reset() {
     this.calls.push({ method: 'reset', args: [] });
     this.stepNumber = 0;

@@ -3,8 +3,8 @@
  *   [--sizes BACKEND=full|medium|short,...] [--small-model] [--sandbox-pool SIZE,STANDBY] [--timeout-s N]
  *
  * The engine's benchmark (src/bench/benchmark.ts, as `npm run bench` runs it in Node) in Debian
- * Chromium, on each tfjs backend in turn: serves the build (run `npm run build` first), opens the
- * harness page e2e/harness/bench.html once per backend, and prints ONE JSON object on stdout
+ * Chromium, on each tfjs backend in turn: serves the e2e build (run `npm run build:e2e` first), opens
+ * the harness page e2e/harness/bench.html once per backend, and prints ONE JSON object on stdout
  * (pretty, or one line with --json): { machine, browser, autoPick, backends: { <name>: report } }.
  * A backend that fails or runs past its timeout reports { error } and the others still run. Before
  * the backends, a page runs the lab's 'auto' backend choice, so `autoPick` says what the lab would

@@ -1,5 +1,5 @@
 /**
- * The Chromium half of the sandbox benchmark: serves the built app (dist/, run `npm run build`
+ * The Chromium half of the sandbox benchmark: serves the e2e build (dist/, run `npm run build:e2e`
  * first), opens the sandbox harness in Debian Chromium and runs the shared benchmark
  * (src/bench/sandboxBenchmark.ts) inside the page, over worker interpreters, so no Playwright
  * round trip is counted. Run directly, it prints one JSON object on stdout:

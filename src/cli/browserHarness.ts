@@ -1,6 +1,6 @@
 /**
- * What the browser CLIs share: serve the built app (dist/, run `npm run build` first) with
- * `vite preview` on a free port, launch Debian Chromium with the suite's flags (e2e/chromium.ts),
+ * What the browser CLIs share: serve the e2e build (dist/, run `npm run build:e2e` first: a plain
+ * build has no harness pages) with `vite preview` on a free port, launch Debian Chromium with the suite's flags (e2e/chromium.ts),
  * and open harness pages in it. Each page gets its own browser context, so one page's GPU
  * contexts, workers or crash do not reach the next.
  */
@@ -29,7 +29,7 @@ export async function withHarnessBrowser<T>(use: (harness: HarnessBrowser) => Pr
       return await use({
         browser,
         async open(path, global, onConsole) {
-          if (!existsSync(`dist/${path}`)) throw new Error(`dist/${path} is missing: run \`npm run build\` first`);
+          if (!existsSync(`dist/${path}`)) throw new Error(`dist/${path} is missing: run \`npm run build:e2e\` first (a plain build has no harness pages)`);
           const context = await browser.newContext();
           const page = await context.newPage();
           page.on('close', () => void context.close().catch(() => undefined));

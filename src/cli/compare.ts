@@ -16,7 +16,6 @@ import { pathToFileURL } from 'node:url';
 import {
   compareRuns,
   evalMatrix,
-  FINAL_WINDOW,
   type ArmRow,
   type ComparedRun,
   type EvalMatrix,
@@ -25,6 +24,7 @@ import {
   type RunComparison,
   type RunRow,
 } from '../core/metrics/runComparison';
+import { FINAL_WINDOW } from '../core/metrics/runSummary';
 import { emptyStepMetrics, type StepMetrics } from '../core/metrics/stepMetrics';
 import { argsOrExitCode, UsageError } from './cliArgs';
 
@@ -201,7 +201,20 @@ function table(head: string[], rows: string[][]): string {
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }
 
-const FIGURE_HEAD = ['steps', 'code freq (final)', 'reaches target at', 'test acc (final)', 'test acc (best)', 'acc first 10', 'acc last 10', 'ρ(step, acc)', 'single-call share', 'code pass rate', 'length'];
+// "final": the mean of the last FINAL_WINDOW measured steps, as everywhere (runSummary.ts).
+const FIGURE_HEAD = [
+  'steps',
+  'code freq (final)',
+  'reaches target at',
+  'test acc (last test)',
+  'test acc (best)',
+  `acc (first ${FINAL_WINDOW})`,
+  'acc (final)',
+  'ρ(step, acc)',
+  'single-call share (final)',
+  'code pass rate (final)',
+  'length (final)',
+];
 
 function figureCells(row: RunRow | ArmRow, reached: string): string[] {
   return [

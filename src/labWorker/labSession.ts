@@ -10,6 +10,7 @@
 import { configErrors, NUMERIC_BOUNDS, type ExperimentConfig } from '../core/experiment';
 import { deserializeCheckpoint, serializeCheckpoint } from '../core/model/checkpoint';
 import type { GPT } from '../core/model/gpt';
+import type { StepObserver } from '../core/rl/stepStages';
 import { Trainer, type StepRecord } from '../core/rl/trainer';
 import type { ReferenceIdentity } from '../core/rl/trainerState';
 import type { PythonSandbox } from '../core/sandbox/protocol';
@@ -120,14 +121,17 @@ export class LabSession {
     await this.job?.done.catch(() => undefined);
   }
 
-  /** Exactly one RL step. */
-  async step(): Promise<void> {
+  /**
+   * Exactly one RL step. In slow motion, `onStage` gets each stage's data and the step waits for its
+   * promise (the person's Next) before the next stage; the step's numbers are a normal step's.
+   */
+  async step(onStage?: StepObserver): Promise<void> {
     const run = this.requireRun();
     if (this.job?.kind === 'train') throw new Error('training is running; pause it before stepping');
     const ran = await this.queue.run(async () => {
       if (run.trainer.step >= run.config.steps) return false;
       try {
-        await this.trainOneStep(run);
+        await this.trainOneStep(run, onStage);
       } catch (error) {
         this.setStatus(run, 'error', messageOf(error));
         throw error;
@@ -253,8 +257,8 @@ export class LabSession {
     this.setStatus(run, run.trainer.step >= run.config.steps ? 'finished' : 'paused');
   }
 
-  private async trainOneStep(run: Run): Promise<void> {
-    const record = await run.trainer.trainStep();
+  private async trainOneStep(run: Run, onStage?: StepObserver): Promise<void> {
+    const record = await run.trainer.trainStep(onStage);
     this.options.emit({ type: 'step', runId: run.id, metrics: record.metrics, samples: record.samples });
   }
 

@@ -7,6 +7,7 @@ import type { EvalReport } from '../core/eval/evalReport';
 import type { ExperimentConfig } from '../core/experiment';
 import type { StepMetrics } from '../core/metrics/stepMetrics';
 import type { RolloutSample } from '../core/rl/rolloutSample';
+import type { StepStage } from '../core/rl/stepStages';
 import type { CheckpointBlob } from './checkpointBlob';
 import type { PassAtOneRequest } from './evaluationRequest';
 
@@ -64,6 +65,11 @@ export interface TrainerWorkerApi {
   pause(): Promise<void>;
   /** Exactly one RL step. */
   step(): Promise<void>;
+  /**
+   * One RL step in slow motion: `onStage` (a comlink proxy) gets each stage's data for one group,
+   * and the step waits for the promise it returns before the next stage. Same numbers as step().
+   */
+  slowMotionStep(onStage: (stage: StepStage) => Promise<void>): Promise<void>;
   /** Back to the starting model, step 0, same config. */
   reset(): Promise<void>;
   saveCheckpoint(): Promise<CheckpointBlob>;

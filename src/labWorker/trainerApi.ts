@@ -85,6 +85,7 @@ export function createTrainerApi(environment: TrainerEnvironment): TrainerWorker
     train: () => guarded(() => requireSession().train()),
     pause: () => guarded(() => requireSession().pause()),
     step: () => guarded(() => requireSession().step()),
+    slowMotionStep: (onStage) => guarded(() => requireSession().step(onStage)),
     reset: () => guarded(() => requireSession().reset()),
     saveCheckpoint: () => guarded(() => requireSession().saveCheckpoint()),
     evaluate: (nmaxValues) => guarded(() => requireSession().evaluate(nmaxValues)),

@@ -7,11 +7,8 @@
 import { pairedDifference } from '../eval/pairedDifference';
 import type { ExperimentConfig } from '../experiment';
 import { meanOrNull } from './means';
-import { summariseRun } from './runSummary';
+import { FINAL_WINDOW, summariseRun } from './runSummary';
 import type { ScalarMetric, StepMetrics } from './stepMetrics';
-
-/** "Final" figures are the mean of the last this many steps where the figure was measured. */
-export const FINAL_WINDOW = 5;
 
 export interface ComparedRun {
   name: string;
@@ -31,7 +28,7 @@ export interface RunFigures {
   /** The last held-out test accuracy measured, and the best. */
   finalTestAccuracy: number | null;
   bestTestAccuracy: number | null;
-  /** Batch accuracy: mean of the first and the last ten measured steps, and Spearman rho against step. */
+  /** Batch accuracy: mean of the first and the last FINAL_WINDOW measured steps, and Spearman rho against step. */
   accuracyFirst10: number | null;
   accuracyLast10: number | null;
   accuracyRho: number | null;
@@ -121,11 +118,11 @@ export function runFigures(metrics: StepMetrics[], target: number | null): RunFi
   };
 }
 
-/** Mean of the last `window` measured values of a figure; null if it was never measured. */
-export function finalMean(metrics: StepMetrics[], metric: ScalarMetric, window = FINAL_WINDOW): number | null {
+/** A figure's final value: the mean of its last FINAL_WINDOW measured values; null if it was never measured. */
+export function finalMean(metrics: StepMetrics[], metric: ScalarMetric): number | null {
   return meanOrNull(
     measured(metrics, metric)
-      .slice(-window)
+      .slice(-FINAL_WINDOW)
       .map((m) => m[metric] as number),
   );
 }

@@ -27,6 +27,7 @@ import { readAdamState, restoreAdamState } from './adamState';
 import { learningRateAt } from './learningRateSchedule';
 import type { AdamInternals } from '../model/fusedOps';
 import { inspectorSampleIndices, rolloutSample, type RolloutSample } from './rolloutSample';
+import { StepStageView, type StepObserver, type StepStageName } from './stepStages';
 import { trainingSequence } from './trainingBatch';
 import type { TrainerProgress } from './trainerState';
 
@@ -95,7 +96,11 @@ export class Trainer {
     return { metrics, samples: [] };
   }
 
-  async trainStep(): Promise<StepRecord> {
+  /**
+   * One step. With an observer (the lab's slow motion), each stage's data goes to it and the step
+   * waits for it before the next stage; the time it waits is not counted in the step's seconds.
+   */
+  async trainStep(observer?: StepObserver): Promise<StepRecord> {
     const config = this.config;
     const step = ++this.step;
     const metrics = emptyStepMetrics(step);
@@ -128,11 +133,26 @@ export class Trainer {
     metrics.filterPassRate = mean(passing.map(Number));
     const kept = keptRolloutIndices(passing, config.groupSize);
 
+    const view = observer && new StepStageView(step, prompts, problems, rollouts, rewards, passing, config.maxOutputChars);
+    let watchedMs = 0;
+    const show = async (stage: StepStageName) => {
+      if (!observer || !view) return;
+      const start = performance.now();
+      await observer(view.snapshot(stage, stage === 'update' ? metrics : null));
+      watchedMs += performance.now() - start;
+    };
+    await show('rollouts');
+    await show('python');
+    await show('rewards');
+
     // 5-6. Credit assignment and the update.
     const updateStart = performance.now();
+    const watchedBeforeUpdate = watchedMs;
     if (kept.length > 0) {
       const keptRollouts = kept.map((i) => rollouts[i]);
       const credit = assignCredit(keptRollouts, kept.map((i) => rewards[i]), config);
+      view?.setCredit(kept, credit.advantages);
+      await show('advantages');
       const sequences = keptRollouts.map((r, j) => trainingSequence(r, credit.advantages[j], credit.returns[j]));
       const refLogProbs = await responseLogProbs(this.reference, sequences, config.temperature);
       sequences.forEach((s, j) => (s.refLogProbs = refLogProbs[j]));
@@ -144,14 +164,15 @@ export class Trainer {
       metrics.valueLoss = figures.valueLoss;
       metrics.entropy = figures.entropy;
       metrics.gradNorm = figures.gradNorm;
-    }
+    } else await show('advantages');
     metrics.seconds = {
       generate: timing.generateSeconds,
       execute: timing.executeSeconds,
-      update: (performance.now() - updateStart) / 1000,
+      update: (performance.now() - updateStart - (watchedMs - watchedBeforeUpdate)) / 1000,
     };
 
     if (step % config.testEvery === 0) metrics.testAccuracy = (await this.evaluateTest()).accuracy;
+    await show('update');
 
     const samples = inspectorSampleIndices(rollouts.length, config.groupSize, config.samplesPerStep).map((i) =>
       rolloutSample(step, prompts[i], problems[i], rollouts[i], rewards[i]),

@@ -7,6 +7,7 @@
 import { fetchCheckpoint } from '../../browser/checkpointFetch';
 import { configErrors, type ExperimentConfig } from '../../core/experiment';
 import type { PassAtOneSettings } from '../../core/eval/evalReport';
+import type { StepStage } from '../../core/rl/stepStages';
 import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
 import type { LabEvent, TrainerWorkerApi } from '../../labWorker/protocol';
 import { metaStep, type ImportFile } from '../persistence/checkpointFile';
@@ -204,6 +205,11 @@ export class LabController {
   /** Exactly one RL step of the shown run (a new one if there is none). */
   async step(): Promise<void> {
     await this.drive((api) => api.step());
+  }
+
+  /** One RL step in slow motion: `onStage` gets each stage's data and the step waits for its promise. */
+  async slowMotionStep(onStage: (stage: StepStage) => Promise<void>): Promise<void> {
+    await this.drive((api) => api.slowMotionStep(onStage));
   }
 
   async pause(): Promise<void> {

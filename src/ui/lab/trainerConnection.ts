@@ -23,6 +23,7 @@ export const connectTrainerWorker: ConnectTrainer = (onCrash) => {
     train: () => remote.train(),
     pause: () => remote.pause(),
     step: () => remote.step(),
+    slowMotionStep: (onStage) => remote.slowMotionStep(Comlink.proxy(onStage)),
     reset: () => remote.reset(),
     saveCheckpoint: () => remote.saveCheckpoint(),
     evaluate: (nmaxValues) => remote.evaluate(nmaxValues),

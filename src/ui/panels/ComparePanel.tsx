@@ -6,7 +6,7 @@
  */
 import { useMemo, useState } from 'react';
 import type { ArmRow, EvalMatrix, RunComparison, RunRow } from '../../core/metrics/runComparison';
-import { FINAL_WINDOW } from '../../core/metrics/runComparison';
+import { FINAL_WINDOW } from '../../core/metrics/runSummary';
 import { useLabShallow } from '../LabContext';
 import { compareData, compareVersion, labComparison, labEvalMatrix, type CompareMetric } from '../charts/compareOverlay';
 import { lineSeries, SERIES_COLOURS, stepChartOptions, UPlotChart } from '../charts/UPlotChart';
@@ -108,7 +108,20 @@ function CompareChart({ initial, names, testId }: { initial: CompareMetric; name
   );
 }
 
-const FIGURE_HEAD = ['steps', 'uses code (final)', 'reaches target at', 'test (final)', 'test (best)', 'acc first 10', 'acc last 10', 'ρ(step, acc)', 'one call', 'last call ran', 'length'];
+// "final": the mean of the last FINAL_WINDOW measured steps, as everywhere (runSummary.ts).
+const FIGURE_HEAD = [
+  'steps',
+  'uses code (final)',
+  'reaches target at',
+  'test (last test)',
+  'test (best)',
+  `accuracy (first ${FINAL_WINDOW} steps)`,
+  'accuracy (final)',
+  'ρ(step, acc)',
+  'one call (final)',
+  'last call ran (final)',
+  'length (final)',
+];
 
 function figureCells(row: RunRow | ArmRow, reached: string) {
   return [
@@ -134,7 +147,7 @@ function CompareTables({ comparison, matrix }: { comparison: RunComparison; matr
         {differences.length === 0
           ? 'The runs differ only in the seed. '
           : `Compared: ${differences.map((d) => `${d.field} ${[...new Set(d.values)].join(' vs ')}`).join('; ')}. `}
-        Target: {fmt(target)}, the final code-call frequency of {reference}. Final = mean of the last {FINAL_WINDOW} steps.
+        Target: {fmt(target)}, the final code-call frequency of {reference}. Final (last {FINAL_WINDOW} steps) = the mean of the last {FINAL_WINDOW} measured steps.
       </p>
       <table data-testid="compare-table">
         <caption>Per run</caption>

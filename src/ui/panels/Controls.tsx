@@ -1,5 +1,5 @@
 /**
- * The play bar: Train/Pause, Step, Reset, Fork, New run, the step counter and the run's progress
+ * The play bar: Train/Pause, Step, Slow motion step, Reset, Fork, New run, the step counter and the run's progress
  * with an ETA. It sticks to the top of the window and keeps one height whatever the run does, so
  * the charts below never move when training starts.
  */
@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import { useLab, useLabShallow, useLabState } from '../LabContext';
 import { selectedRun, type LabState } from '../state/labStore';
 import { ProgressBar } from './Progress';
+import { SlowMotionStep } from './SlowMotionStep';
 import { etaFromArrivals, withArrival, type StepArrival } from './stepEta';
 
 /** Seconds left from the step figures alone: the estimate until two steps have been seen arriving. */
@@ -40,7 +41,9 @@ export function Controls({ compact = false }: { compact?: boolean }) {
     setArrivals((previous) => ({ runId, list: withArrival(previous.runId === runId ? previous.list : [], runStep, at) }));
   }, [runId, runStep, training]);
   const eta = (run && arrivals.runId === run.id ? etaFromArrivals(arrivals.list, run.steps) : null) ?? figuresEta;
-  const idle = ready && busy === null && !training;
+  // A step in slow motion holds the worker until its last Next: nothing else starts meanwhile.
+  const [slowMotion, setSlowMotion] = useState(false);
+  const idle = ready && busy === null && !training && !slowMotion;
   // Reset deletes the run's curves and checkpoint: past step 0 it asks first.
   const [confirmingReset, setConfirmingReset] = useState(false);
   const reset = () => {
@@ -60,6 +63,7 @@ export function Controls({ compact = false }: { compact?: boolean }) {
         <button type="button" data-testid="step-button" disabled={!idle} onClick={() => void controller.step()} title="One RL step">
           Step
         </button>
+        <SlowMotionStep disabled={!idle} onActiveChange={setSlowMotion} />
         <span className="reset-holder">
           <button
             type="button"

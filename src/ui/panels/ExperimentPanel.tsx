@@ -4,16 +4,21 @@
  * the controller refuses to send them.
  */
 import { useMemo } from 'react';
-import { configErrors, type ExperimentConfig } from '../../core/experiment';
+import { configErrors, EXPERIMENT_PROPERTIES, type ExperimentConfig } from '../../core/experiment';
 import { useLab, useLabState } from '../LabContext';
 import { KIND_LABELS, KNOBS, TIER_KEYS, type Knob } from '../state/knobs';
 import { choosePreset, chooseStart, selectedRun, setKnob, type LabStore } from '../state/labStore';
 import { LAB_PRESETS } from '../state/presets';
 import { FORMAT_LABELS, START_FROM_CHOICES, START_MODELS, startFormatError, type StartFrom } from '../state/startFrom';
+import { useFieldHelp } from './FieldHelp';
 import { NumberField } from './NumberField';
+
+const START_FROM_HELP =
+  "Where RL starts: the base model (ZeroTIR), or the base fine-tuned on code-augmented traces first (ReTool's cold start).";
 
 export function ExperimentPanel() {
   const { store } = useLab();
+  const startHelp = useFieldHelp('Start from', START_FROM_HELP, 'start-from');
   const preset = useLabState((s) => s.preset);
   const config = useLabState((s) => s.config);
   const baseModel = useLabState((s) => s.baseModel);
@@ -47,9 +52,10 @@ export function ExperimentPanel() {
           <KnobField key={knob.key} knob={knob} config={config} error={errors[knob.key]} store={store} />
         ))}
         <div className={`field start-from${startError ? ' field-invalid' : ''}`}>
-          <label htmlFor="start-from" title="Where RL starts: the base model (ZeroTIR), or the base fine-tuned on code-augmented traces first (ReTool's cold start).">
-            Start from
-          </label>
+          <span className="field-label">
+            <label htmlFor="start-from">Start from</label>
+            {startHelp.toggle}
+          </span>
           <select id="start-from" data-testid="start-from-select" value={startFrom} onChange={(e) => chooseStart(store, e.target.value as StartFrom)}>
             {START_FROM_CHOICES.map((start) => (
               <option key={start} value={start}>
@@ -66,6 +72,7 @@ export function ExperimentPanel() {
               {sentence(START_MODELS[startFrom].why)}, so the tool format is {FORMAT_LABELS[config.format]}.
             </span>
           )}
+          {startHelp.text}
         </div>
         <div className="field">
           <label htmlFor="base-model">Base model</label>
@@ -133,9 +140,12 @@ function MixFieldset<M extends Mix>(props: {
 }) {
   const { mix, legend, parts, testPrefix, config, error, store } = props;
   const shares = config[mix] as Record<string, number>;
+  const { toggle, text } = useFieldHelp(legend, EXPERIMENT_PROPERTIES.find((p) => p.key === mix)?.help, testPrefix);
   return (
     <fieldset className={`field tier-mix${error ? ' field-invalid' : ''}`}>
-      <legend>{legend}</legend>
+      <legend>
+        {legend} {toggle}
+      </legend>
       <div className="tier-inputs">
         {parts.map(([part, label]) => (
           <NumberField
@@ -148,33 +158,13 @@ function MixFieldset<M extends Mix>(props: {
         ))}
       </div>
       {error && <span className="field-error" role="alert">{error}</span>}
+      {text}
     </fieldset>
   );
 }
 
 function KnobField({ knob, config, error, store }: { knob: Knob; config: ExperimentConfig; error?: string; store: LabStore }) {
-  if (knob.kind === 'choice') {
-    return (
-      <div className={`field${error ? ' field-invalid' : ''}`}>
-        <label htmlFor={`knob-${knob.key}`} title={knob.help}>
-          {knob.label}
-        </label>
-        <select
-          id={`knob-${knob.key}`}
-          data-testid={`knob-${knob.key}`}
-          value={config[knob.key]}
-          onChange={(e) => setKnob(store, knob.key, e.target.value as ExperimentConfig[typeof knob.key])}
-        >
-          {knob.options.map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
-        </select>
-        {error && <span className="field-error" role="alert">{error}</span>}
-      </div>
-    );
-  }
+  if (knob.kind === 'choice') return <ChoiceField knob={knob} config={config} error={error} store={store} />;
   return (
     <NumberField
       label={knob.label}
@@ -184,6 +174,32 @@ function KnobField({ knob, config, error, store }: { knob: Knob; config: Experim
       testId={knob.testId ?? `knob-${knob.key}`}
       onChange={(v) => setKnob(store, knob.key, v)}
     />
+  );
+}
+
+function ChoiceField({ knob, config, error, store }: { knob: Extract<Knob, { kind: 'choice' }>; config: ExperimentConfig; error?: string; store: LabStore }) {
+  const { toggle, text } = useFieldHelp(knob.label, knob.help, `knob-${knob.key}`);
+  return (
+    <div className={`field${error ? ' field-invalid' : ''}`}>
+      <span className="field-label">
+        <label htmlFor={`knob-${knob.key}`}>{knob.label}</label>
+        {toggle}
+      </span>
+      <select
+        id={`knob-${knob.key}`}
+        data-testid={`knob-${knob.key}`}
+        value={config[knob.key]}
+        onChange={(e) => setKnob(store, knob.key, e.target.value as ExperimentConfig[typeof knob.key])}
+      >
+        {knob.options.map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+      {error && <span className="field-error" role="alert">{error}</span>}
+      {text}
+    </div>
   );
 }
 

@@ -3,6 +3,7 @@
  * holds the parsed value, invalid or not: the message under the field says what is wrong.
  */
 import { useEffect, useId, useState } from 'react';
+import { useFieldHelp } from './FieldHelp';
 
 export interface NumberFieldProps {
   label: string;
@@ -17,15 +18,17 @@ export interface NumberFieldProps {
 export function NumberField({ label, value, error, help, testId, disabled, onChange }: NumberFieldProps) {
   const id = useId();
   const [draft, setDraft] = useState(() => String(value));
+  const { toggle, text } = useFieldHelp(label, help, testId);
   // Follow the store when the value changes from elsewhere (a preset, a selected run, the URL).
   useEffect(() => {
     setDraft((current) => (Number(current) === value && current.trim() !== '' ? current : Number.isNaN(value) ? current : String(value)));
   }, [value]);
   return (
     <div className={`field${error ? ' field-invalid' : ''}`}>
-      <label htmlFor={id} title={help}>
-        {label}
-      </label>
+      <span className="field-label">
+        <label htmlFor={id}>{label}</label>
+        {toggle}
+      </span>
       <input
         id={id}
         type="text"
@@ -45,6 +48,7 @@ export function NumberField({ label, value, error, help, testId, disabled, onCha
           {error}
         </span>
       )}
+      {text}
     </div>
   );
 }

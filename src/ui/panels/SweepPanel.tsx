@@ -6,7 +6,7 @@
 import { useMemo, useState } from 'react';
 import type uPlot from 'uplot';
 import { NUMERIC_BOUNDS } from '../../core/experiment';
-import { summariseRun } from '../../core/metrics/runSummary';
+import { FINAL_WINDOW, summariseRun } from '../../core/metrics/runSummary';
 import { useLab, useLabShallow, useLabState } from '../LabContext';
 import { overlayColumns } from '../charts/sweepOverlay';
 import { lineSeries, SERIES_COLOURS, stepChartOptions, UPlotChart } from '../charts/UPlotChart';
@@ -127,7 +127,9 @@ function SweepTables({ runs, evalNmax, onEvaluate, disabled }: { runs: LabRun[];
   return (
     <div className="sweep-tables">
       <table data-testid="sweep-table">
-        <caption>Final figures (mean of the last ten steps; test: last evaluation)</caption>
+        <caption>
+          Final (last {FINAL_WINDOW} steps): each figure's mean over its last {FINAL_WINDOW} measured steps; test: the last evaluation
+        </caption>
         <thead>
           <tr>
             <th>train Nmax</th>
