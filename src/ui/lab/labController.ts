@@ -11,17 +11,18 @@ import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
 import type { LabEvent, TrainerWorkerApi } from '../../labWorker/protocol';
 import { metaStep, type ImportFile } from '../persistence/checkpointFile';
 import type { RunDatabase } from '../persistence/runDatabase';
-import { makeRun, newRunId, type LabRun } from '../state/labRun';
+import { makeRun, newRunId, uniqueRunName, type LabRun } from '../state/labRun';
 import { notify, patchRun, putRun, reduceLabEvent, removeRun, type LabState, type LabStore } from '../state/labStore';
 import { LAB_PRESETS } from '../state/presets';
 import { truncateColumns } from '../state/runColumns';
 import { startFormatError, type StartFrom } from '../state/startFrom';
 import { copyConfig } from '../state/urlState';
-import { exportRunCheckpoint, importRunCheckpoint, type TransferHost } from './checkpointTransfer';
+import { exportRunCheckpoint, importRunCheckpoint } from './checkpointTransfer';
 import { cancelEvaluation, evaluateSource, type EvaluationHost, type EvaluationSource } from './evaluationJob';
 import { latestSweep, queueSweep, runSweep, type SweepHost } from './nmaxSweep';
 import { StartModels } from './startModels';
 import { RunWrites } from './runWrites';
+import { exportRunFile, importRunFile, looksLikeRunFile, type RunTransferHost } from './runTransfer';
 import { restoreRuns, storedRun } from './storedRuns';
 import type { ConnectTrainer, TrainerConnection } from './trainerConnection';
 
@@ -56,7 +57,7 @@ export class LabController {
   private readonly writes: RunWrites;
   private readonly sweepHost: SweepHost;
   private readonly evaluationHost: EvaluationHost;
-  private readonly transferHost: TransferHost;
+  private readonly transferHost: RunTransferHost;
   private readonly startModels: StartModels;
 
   constructor(options: LabControllerOptions) {
@@ -98,6 +99,7 @@ export class LabController {
       knobs: () => this.validKnobs(),
       addRun: (run) => this.addRun(run),
       persist: (write) => this.persist(write),
+      selectRun: (runId) => this.selectRun(runId),
     };
   }
 
@@ -385,8 +387,17 @@ export class LabController {
     return exportRunCheckpoint(this.transferHost, runId);
   }
 
-  /** A checkpoint file as a new paused run (checkpointTransfer.ts). */
-  importCheckpoint(files: ImportFile[]): boolean {
+  /** The run as one file: config, curves, samples and its whole run state (runTransfer.ts). */
+  async exportRun(runId: string): Promise<string | null> {
+    return exportRunFile(this.transferHost, runId);
+  }
+
+  /** A run file as a new run with its curves, or a checkpoint file (or the CLI's pair) as a new paused run. */
+  importFiles(files: ImportFile[]): boolean {
+    if (files.length === 1) {
+      const text = new TextDecoder().decode(files[0].bytes);
+      if (looksLikeRunFile(text)) return importRunFile(this.transferHost, files[0].name, text);
+    }
     return importRunCheckpoint(this.transferHost, files);
   }
 
@@ -590,15 +601,6 @@ export class LabController {
 
 function runName(preset: string, config: ExperimentConfig): string {
   return `${preset} Nmax ${config.nmax} ${config.algorithm} seed ${config.seed}`;
-}
-
-/** `name`, or `name (2)`, `name (3)`, ... : the first that no run in `taken` has, so two runs are never confused in a list. */
-export function uniqueRunName(name: string, taken: string[]): string {
-  const names = new Set(taken);
-  if (!names.has(name)) return name;
-  let n = 2;
-  while (names.has(`${name} (${n})`)) n++;
-  return `${name} (${n})`;
 }
 
 function messageOf(error: unknown): string {

@@ -88,3 +88,12 @@ export function makeRun(fields: NewRunFields): LabRun {
 export function newRunId(now: number): string {
   return `run-${now.toString(36)}-${crypto.randomUUID().slice(0, 6)}`;
 }
+
+/** `name`, or `name (2)`, `name (3)`, ... : the first that no run in `taken` has, so two runs are never confused in a list. */
+export function uniqueRunName(name: string, taken: string[]): string {
+  const names = new Set(taken);
+  if (!names.has(name)) return name;
+  let n = 2;
+  while (names.has(`${name} (${n})`)) n++;
+  return `${name} (${n})`;
+}
