@@ -1,8 +1,9 @@
 /**
  * The lab's commands: what Train, Pause, Step, Reset, Fork, a sweep, a backend switch, pretraining
  * and the file buttons do. Data flows one way: a command reads the store, talks to the worker
- * through the TrainerWorkerApi, and the worker's LabEvents come back into the store (reduceLabEvent)
- * and into IndexedDB as they arrive. No knob reaches the worker unless configErrors passes it.
+ * through the TrainerWorkerApi, and the worker's LabEvents come back into the store (reduceLabEvent).
+ * Commands only change the store: IndexedDB follows it by one subscription (storePersistence.ts).
+ * No knob reaches the worker unless configErrors passes it.
  */
 import { fetchCheckpoint } from '../../browser/checkpointFetch';
 import { configErrors, type ExperimentConfig } from '../../core/experiment';
@@ -10,9 +11,9 @@ import type { PassAtOneSettings } from '../../core/eval/evalReport';
 import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
 import type { LabEvent, TrainerWorkerApi } from '../../labWorker/protocol';
 import { metaStep, type ImportFile } from '../persistence/checkpointFile';
-import type { RunDatabase } from '../persistence/runDatabase';
+import { PRETRAINED_BASE_KEY, type RunDatabase } from '../persistence/runDatabase';
 import { makeRun, newRunId, uniqueRunName, type LabRun } from '../state/labRun';
-import { notify, patchRun, putRun, reduceLabEvent, removeRun, type LabState, type LabStore } from '../state/labStore';
+import { notify, patchRun, putRun, reduceLabEvent, removeRun, setRunCheckpoint, type LabState, type LabStore, type RunCheckpoint } from '../state/labStore';
 import { LAB_PRESETS } from '../state/presets';
 import { truncateColumns } from '../state/runColumns';
 import { startFormatError, type StartFrom } from '../state/startFrom';
@@ -23,13 +24,12 @@ import { latestSweep, queueSweep, runSweep, type SweepHost } from './nmaxSweep';
 import { StartModels } from './startModels';
 import { RunWrites } from './runWrites';
 import { exportRunFile, importRunFile, looksLikeRunFile, type RunTransferHost } from './runTransfer';
-import { restoreRuns, storedRun } from './storedRuns';
+import { StorePersistence } from './storePersistence';
+import { restoreRuns } from './storedRuns';
 import type { ConnectTrainer, TrainerConnection } from './trainerConnection';
 
 /** A checkpoint is saved this often while training (and whenever training stops). */
 export const CHECKPOINT_EVERY_STEPS = 10;
-/** The pretrained base model's slot in the checkpoint store. */
-const PRETRAINED_BASE_KEY = 'base:pretrained';
 
 export interface LabControllerOptions {
   store: LabStore;
@@ -55,6 +55,7 @@ export class LabController {
   private running: Promise<void> | null = null;
   private checkpointing = false;
   private readonly writes: RunWrites;
+  private readonly persistence: StorePersistence;
   private readonly sweepHost: SweepHost;
   private readonly evaluationHost: EvaluationHost;
   private readonly transferHost: RunTransferHost;
@@ -65,6 +66,7 @@ export class LabController {
     this.connect = options.connect;
     this.db = options.db;
     this.writes = new RunWrites(this.store, options.db);
+    this.persistence = new StorePersistence(this.store, this.writes);
     this.baseModelUrl = options.baseModelUrl;
     this.now = options.now ?? (() => Date.now());
     this.startModels = new StartModels(this.baseModelUrl, options.fetchModel ?? ((url) => fetchCheckpoint(url)));
@@ -80,13 +82,8 @@ export class LabController {
     this.evaluationHost = {
       store: this.store,
       now: this.now,
-      runCheckpoint: async (api, runId) =>
-        this.state.loadedRunId === runId ? this.saveLoadedCheckpoint(api, runId) : ((await this.db?.checkpoint(runId)) ?? null),
+      runCheckpoint: async (api, runId) => (this.state.loadedRunId === runId ? this.saveLoadedCheckpoint(api, runId) : this.storedCheckpoint(runId)),
       startModel: (start) => this.startModels.get(start),
-      persistRun: (runId) => {
-        const run = this.state.runs[runId];
-        if (run) this.persist((db) => db.putRun(storedRun(run)));
-      },
     };
     this.transferHost = {
       store: this.store,
@@ -94,11 +91,10 @@ export class LabController {
       runCheckpoint: async (runId) => {
         const api = this.api;
         if (api && this.state.loadedRunId === runId) return this.guard(this.saveLoadedCheckpoint(api, runId));
-        return this.db?.checkpoint(runId);
+        return this.storedCheckpoint(runId);
       },
       knobs: () => this.validKnobs(),
       addRun: (run) => this.addRun(run),
-      persist: (write) => this.persist(write),
       selectRun: (runId) => this.selectRun(runId),
     };
   }
@@ -130,13 +126,15 @@ export class LabController {
       const pretrained = await this.db.checkpoint(PRETRAINED_BASE_KEY);
       const named = runs.find((r) => r.id === url.runId);
       const shown = named ?? (url.urlNamesSettings ? undefined : runs[0]);
-      this.store.setState({
-        runs: Object.fromEntries(runs.map((r) => [r.id, r])),
-        runOrder: runs.map((r) => r.id),
-        selectedRunId: null,
-        pretrainedBase: pretrained ? { steps: pretrained.step, checkpoint: pretrained.blob } : null,
-        sweep: latestSweep(runs),
-      });
+      this.persistence.adopt(() =>
+        this.store.setState({
+          runs: Object.fromEntries(runs.map((r) => [r.id, r])),
+          runOrder: runs.map((r) => r.id),
+          selectedRunId: null,
+          pretrainedBase: pretrained ? { steps: pretrained.step, checkpoint: pretrained.blob } : null,
+          sweep: latestSweep(runs),
+        }),
+      );
       if (url.runId !== null && !named) notify(this.store, 'info', `URL: no stored run ${url.runId} in this browser (its settings are in the knobs)`);
       if (shown) this.selectRun(shown.id);
     } catch (error) {
@@ -168,19 +166,11 @@ export class LabController {
     );
   }
 
-  /** Every worker event: into the store, then into IndexedDB. */
+  /** Every worker event into the store; every CHECKPOINT_EVERY_STEPS steps, a checkpoint. */
   onEvent(event: LabEvent): void {
     this.store.setState((s) => reduceLabEvent(s, event));
-    if (event.type === 'step') {
-      const run = this.state.runs[event.runId];
-      if (!run) return;
-      this.persist((db) => db.putStep(run.id, event.metrics));
-      if (event.samples.length > 0) this.persist((db) => db.putSamples(run.id, run.samples));
-      this.persist((db) => db.putRun(storedRun(run)));
-      if (event.metrics.step > 0 && event.metrics.step % CHECKPOINT_EVERY_STEPS === 0) void this.checkpoint(run.id);
-    } else if (event.type === 'status' && event.runId !== null) {
-      const run = this.state.runs[event.runId];
-      if (run) this.persist((db) => db.putRun(storedRun(run)));
+    if (event.type === 'step' && this.state.runs[event.runId] && event.metrics.step > 0 && event.metrics.step % CHECKPOINT_EVERY_STEPS === 0) {
+      void this.checkpoint(event.runId);
     }
   }
 
@@ -239,7 +229,7 @@ export class LabController {
     if (!config) return;
     await this.command('Forking', async (api) => {
       await this.stopRunning();
-      const saved = this.state.loadedRunId === source.id ? await this.saveLoadedCheckpoint(api, source.id) : await this.db?.checkpoint(source.id);
+      const saved = this.state.loadedRunId === source.id ? await this.saveLoadedCheckpoint(api, source.id) : await this.storedCheckpoint(source.id);
       const step = saved?.step ?? 0;
       const fork = makeRun({
         id: newRunId(this.now()),
@@ -250,13 +240,10 @@ export class LabController {
         history: saved ? source.history.filter((m) => m.step <= step) : [],
         samples: saved ? source.samples.filter((s) => s.step <= step) : [],
         status: 'paused',
-        checkpointStep: saved ? step : null,
         startFrom: saved ? source.startFrom : this.state.startFrom,
       });
       this.addRun(fork);
-      for (const metrics of fork.history) this.persist((db) => db.putStep(fork.id, metrics));
-      this.persist((db) => db.putSamples(fork.id, fork.samples));
-      if (saved) this.persist((db) => db.putCheckpoint(fork.id, saved));
+      if (saved) setRunCheckpoint(this.store, fork.id, saved);
       await this.startInWorker(api, fork.id, config, saved ?? null);
     });
   }
@@ -282,7 +269,6 @@ export class LabController {
     const run = this.state.runs[id];
     if (!run || (this.state.loadedRunId === id && this.running)) return;
     removeRun(this.store, id);
-    this.persist((db) => db.deleteRun(id));
   }
 
   // ---- Backend ------------------------------------------------------------------------------
@@ -345,8 +331,6 @@ export class LabController {
       if (this.state.loadedRunId !== runId) await this.loadForContinue(api, run);
       const row = await api.evaluate(nmaxValues);
       patchRun(this.store, runId, { evaluation: row.accuracyByNmax });
-      const updated = this.state.runs[runId];
-      if (updated) this.persist((db) => db.putRun(storedRun(updated)));
     });
   }
 
@@ -376,7 +360,6 @@ export class LabController {
       const checkpoint = await api.pretrain(options);
       // Whether the worker kept the loaded run through pretraining is its business: reload it from its checkpoint.
       this.store.setState({ pretrainedBase: { steps: options.steps, checkpoint }, baseModel: 'pretrained', loadedRunId: null });
-      this.persist((db) => db.putCheckpoint(PRETRAINED_BASE_KEY, { step: options.steps, blob: checkpoint }));
     });
   }
 
@@ -492,7 +475,7 @@ export class LabController {
    * recorded after it), or from the base model at step 0 when it has none.
    */
   private async loadForContinue(api: TrainerWorkerApi, run: LabRun): Promise<void> {
-    const saved = this.db ? await this.db.checkpoint(run.id) : null;
+    const saved = await this.storedCheckpoint(run.id);
     if (saved) {
       this.dropStepsAfter(run.id, saved.step);
       await this.startInWorker(api, run.id, run.config, saved);
@@ -527,16 +510,20 @@ export class LabController {
     for (const notice of notices) notify(this.store, 'info', `${name}: ${notice}`);
   }
 
-  private async saveLoadedCheckpoint(api: TrainerWorkerApi, runId: string): Promise<{ step: number; blob: CheckpointBlob }> {
+  private async saveLoadedCheckpoint(api: TrainerWorkerApi, runId: string): Promise<RunCheckpoint> {
     const blob = await api.saveCheckpoint();
     // The worker may be mid-step when it answers: its own record of the step is the one to trust.
     const step = metaStep(blob.manifest) ?? this.state.runs[runId]?.step ?? 0;
     const saved = { step, blob };
-    patchRun(this.store, runId, { checkpointStep: step });
-    this.persist((db) => db.putCheckpoint(runId, saved));
-    const run = this.state.runs[runId];
-    if (run) this.persist((db) => db.putRun(storedRun(run)));
+    setRunCheckpoint(this.store, runId, saved);
     return saved;
+  }
+
+  /** The run's checkpoint as last saved: in this page, else in IndexedDB; null when it has none. */
+  private async storedCheckpoint(runId: string): Promise<RunCheckpoint | null> {
+    const here = this.state.checkpoints[runId];
+    if (here !== undefined) return here;
+    return this.db ? this.db.checkpoint(runId) : null;
   }
 
   /** Saves the loaded run's checkpoint in the background (one at a time). */
@@ -556,12 +543,9 @@ export class LabController {
   private clearRun(runId: string, config: ExperimentConfig, startFrom?: StartFrom): void {
     const run = this.state.runs[runId];
     if (!run) return;
-    const cleared = makeRun({ ...run, config, status: 'idle', checkpointStep: null, history: [], samples: [], startFrom: startFrom ?? run.startFrom });
+    const cleared = makeRun({ ...run, config, status: 'idle', history: [], samples: [], startFrom: startFrom ?? run.startFrom });
     putRun(this.store, { ...cleared, revision: run.revision + 1, evaluation: null });
-    this.persist((db) => db.deleteSteps(runId, 0));
-    this.persist((db) => db.putSamples(runId, []));
-    this.persist((db) => db.deleteCheckpoint(runId));
-    this.persist((db) => db.putRun(storedRun(cleared)));
+    setRunCheckpoint(this.store, runId, null);
   }
 
   private dropStepsAfter(runId: string, step: number): void {
@@ -570,13 +554,11 @@ export class LabController {
     truncateColumns(run.columns, step + 1);
     run.history.length = run.columns.step.length;
     patchRun(this.store, runId, { step, samples: run.samples.filter((s) => s.step <= step), revision: run.revision + 1 });
-    this.persist((db) => db.deleteSteps(runId, step + 1));
   }
 
   private addRun(run: LabRun): void {
     putRun(this.store, run);
     this.store.setState({ selectedRunId: run.id });
-    this.persist((db) => db.putRun(storedRun(run)));
   }
 
   /** Awaits a worker call; a rejection becomes a notice (and undefined) instead of an unhandled error. */
@@ -587,10 +569,6 @@ export class LabController {
       notify(this.store, 'error', messageOf(error));
       return undefined;
     }
-  }
-
-  private persist(write: (db: RunDatabase) => Promise<void>): void {
-    this.writes.write(write);
   }
 
   /** Resolves once every IndexedDB write issued so far has landed. */

@@ -7,7 +7,7 @@
  */
 import { decodeRunFile, encodeRunFile, isRunFile } from '../persistence/runFile';
 import { makeRun, newRunId, uniqueRunName } from '../state/labRun';
-import { notify } from '../state/labStore';
+import { notify, setRunCheckpoint } from '../state/labStore';
 import type { TransferHost } from './checkpointTransfer';
 
 export interface RunTransferHost extends TransferHost {
@@ -57,14 +57,11 @@ export function importRunFile(host: RunTransferHost, fileName: string, text: str
     history: imported.metrics,
     samples: imported.samples,
     status: lastStep >= imported.config.steps ? 'finished' : 'paused',
-    checkpointStep: imported.checkpoint?.step ?? null,
     startFrom: imported.startFrom,
   });
   host.addRun({ ...run, evaluation: imported.evaluation, passAtOne: imported.passAtOne });
-  for (const metrics of run.history) host.persist((db) => db.putStep(run.id, metrics));
-  host.persist((db) => db.putSamples(run.id, run.samples));
   const checkpoint = imported.checkpoint;
-  if (checkpoint) host.persist((db) => db.putCheckpoint(run.id, checkpoint));
+  if (checkpoint) setRunCheckpoint(host.store, run.id, checkpoint);
   host.selectRun(run.id);
   const renamed = name === imported.name ? '' : ` as "${name}" (a run named "${imported.name}" is already here)`;
   const next = checkpoint

@@ -46,6 +46,12 @@ export interface PassAtOneState {
   startModels: Partial<Record<StartFrom, PassAtOneResult>>;
 }
 
+/** A run's checkpoint: the whole run state at `step`. */
+export interface RunCheckpoint {
+  step: number;
+  blob: CheckpointBlob;
+}
+
 export interface PretrainedBase {
   steps: number;
   checkpoint: CheckpointBlob;
@@ -61,6 +67,11 @@ export interface LabState extends UrlState {
   selectedRunId: string | null;
   /** The run the worker holds (startRun was called for it). */
   loadedRunId: string | null;
+  /**
+   * Checkpoints saved, imported or dropped in this page, by run: null = the run has none. A run
+   * absent here keeps whatever IndexedDB holds for it (restored runs' checkpoints are read lazily).
+   */
+  checkpoints: Record<string, RunCheckpoint | null>;
   /** A command in flight (buttons wait for it), e.g. 'Starting run'. */
   busy: string | null;
   progress: Partial<Record<ProgressTask, Progress>>;
@@ -89,6 +100,7 @@ export function createLabStore(initial: UrlState): LabStore {
     runOrder: [],
     selectedRunId: null,
     loadedRunId: null,
+    checkpoints: {},
     busy: null,
     progress: {},
     pretrainLoss: { step: [], loss: [], revision: 0 },
@@ -199,11 +211,25 @@ export function patchRun(store: LabStore, id: string, patch: Partial<LabRun>): v
   });
 }
 
+/** Sets (or, with null, drops) a run's checkpoint, and the step the run shows it saved at. */
+export function setRunCheckpoint(store: LabStore, id: string, checkpoint: RunCheckpoint | null): void {
+  store.setState((s) => {
+    const run = s.runs[id];
+    if (!run) return {};
+    return {
+      runs: { ...s.runs, [id]: { ...run, checkpointStep: checkpoint?.step ?? null } },
+      checkpoints: { ...s.checkpoints, [id]: checkpoint },
+    };
+  });
+}
+
 export function removeRun(store: LabStore, id: string): void {
   store.setState((s) => {
     const { [id]: _removed, ...runs } = s.runs;
+    const { [id]: _checkpoint, ...checkpoints } = s.checkpoints;
     return {
       runs,
+      checkpoints,
       runOrder: s.runOrder.filter((r) => r !== id),
       selectedRunId: s.selectedRunId === id ? null : s.selectedRunId,
       loadedRunId: s.loadedRunId === id ? null : s.loadedRunId,
