@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { LabController } from '../src/ui/lab/labController';
 import { uniqueRunName } from '../src/ui/state/labRun';
+import { metricsRows } from '../src/ui/state/runColumns';
 import { openRunDatabase, type RunDatabase } from '../src/ui/persistence/runDatabase';
 import { createLabStore, setKnob, type LabState, type LabStore } from '../src/ui/state/labStore';
 import { LAB_PRESETS } from '../src/ui/state/presets';
@@ -124,7 +125,7 @@ describe('lab controller against a fake trainer', () => {
     expect((await first.db.checkpoint(runId))?.step).toBe(pausedAt);
 
     // Pretend the page closed after two more steps were recorded but before their checkpoint.
-    const extra = first.store.getState().runs[runId].history.slice(-1)[0];
+    const extra = metricsRows(first.store.getState().runs[runId].columns).slice(-1)[0];
     await first.db.putStep(runId, { ...extra, step: pausedAt + 1 });
     await first.db.putStep(runId, { ...extra, step: pausedAt + 2 });
     await first.db.putRun({ ...only(await first.db.listRuns()), status: 'training' });

@@ -3,6 +3,7 @@ import { PRESETS } from '../src/core/experiment';
 import { TOKENIZER_VERSION } from '../src/core/tokenizer';
 import { runExport } from '../src/ui/persistence/runExport';
 import { decodeRunFile, encodeRunFile, RUN_FILE_VERSION } from '../src/ui/persistence/runFile';
+import { columnsFromHistory } from '../src/ui/state/runColumns';
 import { metricsAt, sampleAt } from './uiFixtures';
 
 /** A version 2 manifest: one weight of 3 floats, then Adam's two moments of it: 36 bytes. */
@@ -24,11 +25,12 @@ const manifest = {
 };
 const weights = new Uint8Array(Float32Array.from([0.5, -1.25, 3, 0.01, 0.02, 0.03, 1e-4, 2e-4, 3e-4]).buffer);
 const config = { ...PRESETS.quick, steps: 6, seed: 7 };
+const history = [metricsAt(0, { testAccuracy: 0.1 }), metricsAt(1, { accuracy: 0.25 }), metricsAt(2, { accuracy: 0.5, codeCallFrequency: 0.75 })];
 const run = {
   name: 'quick Nmax 2 ppo seed 7',
   preset: 'quick',
   config,
-  history: [metricsAt(0, { testAccuracy: 0.1 }), metricsAt(1, { accuracy: 0.25 }), metricsAt(2, { accuracy: 0.5, codeCallFrequency: 0.75 })],
+  columns: columnsFromHistory(history),
   samples: [sampleAt(2, 1), sampleAt(1, 0, false)],
   evaluation: { 0: 0.1, 2: 0.4 },
 };
@@ -54,7 +56,7 @@ describe('run files', () => {
     expect(decoded.preset).toBe('quick');
     expect(decoded.config).toEqual(config);
     expect(decoded.startFrom).toBe('base');
-    expect(decoded.metrics).toEqual(run.history);
+    expect(decoded.metrics).toEqual(history);
     expect(decoded.samples).toEqual(run.samples);
     expect(decoded.evaluation).toEqual({ 0: 0.1, 2: 0.4 });
     expect(decoded.passAtOne).toBeNull();

@@ -15,7 +15,7 @@ import { PRETRAINED_BASE_KEY, type RunDatabase } from '../persistence/runDatabas
 import { makeRun, newRunId, uniqueRunName, type LabRun } from '../state/labRun';
 import { notify, patchRun, putRun, reduceLabEvent, removeRun, setRunCheckpoint, type LabState, type LabStore, type RunCheckpoint } from '../state/labStore';
 import { LAB_PRESETS } from '../state/presets';
-import { truncateColumns } from '../state/runColumns';
+import { metricsRows, truncateColumns } from '../state/runColumns';
 import { startFormatError, type StartFrom } from '../state/startFrom';
 import { copyConfig } from '../state/urlState';
 import { exportRunCheckpoint, importRunCheckpoint } from './checkpointTransfer';
@@ -237,7 +237,7 @@ export class LabController {
         preset: this.state.preset,
         config,
         createdAt: this.now(),
-        history: saved ? source.history.filter((m) => m.step <= step) : [],
+        history: saved ? metricsRows(source.columns).filter((m) => m.step <= step) : [],
         samples: saved ? source.samples.filter((s) => s.step <= step) : [],
         status: 'paused',
         startFrom: saved ? source.startFrom : this.state.startFrom,
@@ -481,7 +481,7 @@ export class LabController {
       await this.startInWorker(api, run.id, run.config, saved);
       return;
     }
-    if (run.history.some((m) => m.step > 0)) notify(this.store, 'info', `${run.name} had no saved checkpoint: it restarts from step 0`);
+    if (run.columns.step.some((step) => step > 0)) notify(this.store, 'info', `${run.name} had no saved checkpoint: it restarts from step 0`);
     this.clearRun(run.id, run.config);
     await this.startInWorker(api, run.id, run.config, null);
   }
@@ -552,7 +552,6 @@ export class LabController {
     const run = this.state.runs[runId];
     if (!run) return;
     truncateColumns(run.columns, step + 1);
-    run.history.length = run.columns.step.length;
     patchRun(this.store, runId, { step, samples: run.samples.filter((s) => s.step <= step), revision: run.revision + 1 });
   }
 

@@ -1,6 +1,6 @@
 /**
  * IndexedDB as one subscription to the store: after every state change, what differs from what was
- * last written is written (a run's record, its metrics from the first step that changed, its
+ * last written is written (a run's record, its metrics from the first step that changed, as rows, its
  * samples, its checkpoint, the pretrained base; a run gone from the store is deleted), so no
  * command can forget a write and none issues one itself. Writes go out without waiting
  * (runWrites.ts); IndexedDB runs them in the order they were issued, so a dropped step is deleted
@@ -11,6 +11,7 @@ import type { RolloutSample } from '../../core/rl/rolloutSample';
 import { PRETRAINED_BASE_KEY } from '../persistence/runDatabase';
 import type { LabRun } from '../state/labRun';
 import type { LabState, LabStore, PretrainedBase, RunCheckpoint } from '../state/labStore';
+import { metricsRow, metricsRows, rowIs, type RunColumns } from '../state/runColumns';
 import type { RunWrites } from './runWrites';
 import { storedRun } from './storedRuns';
 
@@ -19,7 +20,7 @@ interface WrittenRun {
   /** The run object it was written from (runs are replaced, never changed, when anything changes). */
   run: LabRun;
   record: string;
-  /** The metrics objects written, in order (history grows and shrinks in place, so a copy). */
+  /** The rows written, in step order (the columns grow and shrink in place). */
   metrics: StepMetrics[];
   samples: RolloutSample[];
 }
@@ -79,22 +80,27 @@ export class StorePersistence {
     const record = JSON.stringify(stored);
     if (record !== written?.record) this.writes.write((db) => db.putRun(stored));
     const before = written?.metrics ?? [];
-    const kept = commonPrefix(before, run.history);
+    const kept = unchangedRows(before, run.columns);
     if (kept < before.length) {
       const fromStep = before[kept].step;
       this.writes.write((db) => db.deleteSteps(run.id, fromStep));
     }
-    for (const metrics of run.history.slice(kept)) this.writes.write((db) => db.putStep(run.id, metrics));
+    const metrics = before.slice(0, kept);
+    for (let i = kept; i < run.columns.step.length; i++) {
+      const row = metricsRow(run.columns, i);
+      metrics.push(row);
+      this.writes.write((db) => db.putStep(run.id, row));
+    }
     const samples = run.samples;
     if (samples !== (written?.samples ?? NO_SAMPLES) && !(written === undefined && samples.length === 0)) {
       this.writes.write((db) => db.putSamples(run.id, samples));
     }
-    this.runs.set(run.id, { run, record, metrics: [...run.history], samples });
+    this.runs.set(run.id, { run, record, metrics, samples });
   }
 
   private adoptState(state: LabState): void {
     this.runs = new Map(
-      Object.values(state.runs).map((run) => [run.id, { run, record: JSON.stringify(storedRun(run)), metrics: [...run.history], samples: run.samples }]),
+      Object.values(state.runs).map((run) => [run.id, { run, record: JSON.stringify(storedRun(run)), metrics: metricsRows(run.columns), samples: run.samples }]),
     );
     this.checkpoints = new Map(Object.entries(state.checkpoints));
     this.pretrained = state.pretrainedBase;
@@ -103,11 +109,10 @@ export class StorePersistence {
 
 const NO_SAMPLES: RolloutSample[] = [];
 
-/** How many leading entries two lists share (the same objects). The usual case, one step appended, checks one entry. */
-function commonPrefix(before: StepMetrics[], now: StepMetrics[]): number {
-  const shared = Math.min(before.length, now.length);
-  if (shared > 0 && before[shared - 1] === now[shared - 1]) return shared;
+/** How many leading rows written before the columns still hold, figure for figure. */
+function unchangedRows(before: StepMetrics[], columns: RunColumns): number {
+  const shared = Math.min(before.length, columns.step.length);
   let i = 0;
-  while (i < shared && before[i] === now[i]) i++;
+  while (i < shared && rowIs(columns, i, before[i])) i++;
   return i;
 }

@@ -8,6 +8,7 @@ import { useLab, useLabState } from '../LabContext';
 import { downloadText } from '../persistence/download';
 import { exportFileName, runCsv } from '../persistence/runExport';
 import { toggleCompared } from '../state/labStore';
+import { metricsRows } from '../state/runColumns';
 
 export function RunList() {
   const { store, controller } = useLab();
@@ -26,7 +27,7 @@ export function RunList() {
     if (text) downloadText(exportFileName(`${selected.name}-run`, 'json'), text, 'application/json');
   };
   const exportCsv = () => {
-    if (selected) downloadText(exportFileName(selected.name, 'csv'), runCsv(selected.history), 'text/csv');
+    if (selected) downloadText(exportFileName(selected.name, 'csv'), runCsv(metricsRows(selected.columns)), 'text/csv');
   };
   const exportCheckpoint = async () => {
     if (!selected) return;

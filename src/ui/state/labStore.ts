@@ -131,11 +131,8 @@ export function reduceLabEvent(state: LabState, event: LabEvent): Partial<LabSta
       const { metrics } = event;
       // A step at or before the last recorded one means the worker went back (reset, continue from a
       // checkpoint): what was recorded from there on is replaced.
-      if (run.history.length > 0 && metrics.step <= run.history[run.history.length - 1].step) {
-        truncateColumns(run.columns, metrics.step);
-        run.history.length = run.columns.step.length;
-      }
-      run.history.push(metrics);
+      const steps = run.columns.step;
+      if (steps.length > 0 && metrics.step <= steps[steps.length - 1]) truncateColumns(run.columns, metrics.step);
       appendMetrics(run.columns, metrics);
       const samples = event.samples.length > 0 ? [...[...event.samples].reverse(), ...run.samples].slice(0, SAMPLES_KEPT) : run.samples;
       const updated: LabRun = { ...run, step: metrics.step, samples, revision: run.revision + 1 };
