@@ -102,7 +102,7 @@ test('on the auto backend: trains until code runs, pauses, exports JSON, and a r
 
   // Export: valid JSON with the config, the seed and one StepMetrics per recorded step.
   const download = page.waitForEvent('download');
-  await page.getByTestId('export-json-button').click();
+  await page.getByTestId('export-run-button').click();
   const exported = JSON.parse(readFileSync((await (await download).path())!, 'utf8'));
   expect(exported.seed).toBe(1);
   expect(exported.config.steps).toBe(12);

@@ -22,7 +22,7 @@ test.describe.configure({ timeout: 420_000 });
 /** The selected run's exported metrics, without the timings. */
 async function exportedCurve(page: Page): Promise<Record<string, unknown>[]> {
   const download = page.waitForEvent('download');
-  await page.getByTestId('export-json-button').click();
+  await page.getByTestId('export-run-button').click();
   const exported = JSON.parse(readFileSync((await (await download).path())!, 'utf8'));
   return exported.metrics.map(({ seconds: _s, tokensPerSecond: _t, ...figures }: Record<string, unknown>) => figures);
 }

@@ -1,6 +1,8 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { LabController, uniqueRunName } from '../src/ui/lab/labController';
+import { LabController } from '../src/ui/lab/labController';
+import { uniqueRunName } from '../src/ui/state/labRun';
+import { metricsRows } from '../src/ui/state/runColumns';
 import { openRunDatabase, type RunDatabase } from '../src/ui/persistence/runDatabase';
 import { createLabStore, setKnob, type LabState, type LabStore } from '../src/ui/state/labStore';
 import { LAB_PRESETS } from '../src/ui/state/presets';
@@ -123,7 +125,7 @@ describe('lab controller against a fake trainer', () => {
     expect((await first.db.checkpoint(runId))?.step).toBe(pausedAt);
 
     // Pretend the page closed after two more steps were recorded but before their checkpoint.
-    const extra = first.store.getState().runs[runId].history.slice(-1)[0];
+    const extra = metricsRows(first.store.getState().runs[runId].columns).slice(-1)[0];
     await first.db.putStep(runId, { ...extra, step: pausedAt + 1 });
     await first.db.putStep(runId, { ...extra, step: pausedAt + 2 });
     await first.db.putRun({ ...only(await first.db.listRuns()), status: 'training' });
@@ -295,7 +297,7 @@ describe('lab controller against a fake trainer', () => {
     const { db, store, controller } = await lab();
     await controller.start(false);
     const before = store.getState();
-    const ok = controller.importCheckpoint([{ name: 'weights.json', bytes: new TextEncoder().encode('{"format":"keras"}') }]);
+    const ok = controller.importFiles([{ name: 'weights.json', bytes: new TextEncoder().encode('{"format":"keras"}') }]);
     await controller.flush();
     expect(ok).toBe(false);
     expect(store.getState().runs).toBe(before.runs);
@@ -314,10 +316,61 @@ describe('lab controller against a fake trainer', () => {
     await controller.step();
     const runId = only(store.getState().runOrder);
     const text = await controller.exportCheckpoint(runId);
-    expect(controller.importCheckpoint([{ name: 'run.json', bytes: new TextEncoder().encode(text!) }])).toBe(true);
+    expect(controller.importFiles([{ name: 'run.json', bytes: new TextEncoder().encode(text!) }])).toBe(true);
     const [importedId] = store.getState().runOrder;
     expect(store.getState().runs[importedId]).toMatchObject({ status: 'paused', step: 2, checkpointStep: 2 });
     expect(store.getState().runs[importedId].name).toMatch(/\(imported\)$/);
+  });
+
+  it('a run file imports into a fresh lab with its curves, settings and checkpoint, under a new name on a clash, and Train continues it', async () => {
+    const home = await lab({ steps: 5 });
+    await home.controller.start(false);
+    home.fake.trainers[0].saveCheckpoint = async () => ({ manifest: realisticManifest(2), weights: new Uint8Array(8) });
+    await home.controller.step();
+    await home.controller.step();
+    const sourceId = only(home.store.getState().runOrder);
+    const text = await home.controller.exportRun(sourceId);
+
+    const school = await lab({ steps: 3 });
+    await school.controller.start(false);
+    setKnob(school.store, 'seed', 9);
+    expect(school.controller.importFiles([{ name: 'run.json', bytes: new TextEncoder().encode(text!) }])).toBe(true);
+    await school.controller.flush();
+    const state = school.store.getState();
+    const run = state.runs[only(state.runOrder)];
+    expect(run).toMatchObject({ name: 'quick Nmax 2 ppo seed 1', status: 'paused', step: 2, checkpointStep: 2 });
+    expect(run.columns.step).toEqual([0, 1, 2]);
+    expect(run.columns.accuracy).toEqual([null, 0.01, 0.02]);
+    expect(run.samples.map((s) => s.step)).toEqual([2, 2, 1, 1]);
+    expect(state.selectedRunId).toBe(run.id);
+    expect(state.config).toEqual(home.store.getState().runs[sourceId].config);
+    expect(await storedSteps(school.db, run.id)).toEqual([0, 1, 2]);
+    expect((await school.db.checkpoint(run.id))?.step).toBe(2);
+    expect(only(await school.db.listRuns())).toMatchObject({ id: run.id, step: 2, checkpointStep: 2 });
+
+    await school.controller.train();
+    const startRun = school.fake.trainers[0].calls.find((c) => c.method === 'startRun')!;
+    expect(startRun.args[0]).toBe(run.id);
+    expect((startRun.args[2] as { step: number; checkpoint: { manifest: unknown } }).step).toBe(2);
+    expect((startRun.args[2] as { checkpoint: { manifest: unknown } }).checkpoint.manifest).toEqual(realisticManifest(2));
+    expect(school.store.getState().runs[run.id]).toMatchObject({ status: 'finished', step: 5 });
+    expect(school.store.getState().runs[run.id].columns.step).toEqual([0, 1, 2, 3, 4, 5]);
+
+    expect(school.controller.importFiles([{ name: 'run.json', bytes: new TextEncoder().encode(text!) }])).toBe(true);
+    const again = school.store.getState().runs[school.store.getState().runOrder[0]];
+    expect(again.name).toBe('quick Nmax 2 ppo seed 1 (2)');
+    expect(school.store.getState().runs[run.id].step).toBe(5);
+    expect(school.store.getState().notices.at(-1)?.text).toBe(
+      'imported run.json as "quick Nmax 2 ppo seed 1 (2)" (a run named "quick Nmax 2 ppo seed 1" is already here) at step 2: press Train to continue it from its checkpoint at step 2',
+    );
+    expect(school.controller.importFiles([{ name: 'cut.json', bytes: new TextEncoder().encode(text!.slice(0, 300)) }])).toBe(false);
+    expect(school.store.getState().notices.at(-1)?.text).toBe('import of cut.json refused: the file is not valid JSON (cut short or not a run file)');
+    const tooNew = text!.replace('"formatVersion":2', '"formatVersion":3');
+    expect(school.controller.importFiles([{ name: 'new.json', bytes: new TextEncoder().encode(tooNew) }])).toBe(false);
+    expect(school.store.getState().runOrder).toHaveLength(2);
+    expect(school.store.getState().notices.at(-1)?.text).toBe(
+      'import of new.json refused: the run file is version 3, from a newer TIR Lab; this lab reads versions 1 and 2',
+    );
   });
 
   it('switches backend: the run is checkpointed, a new worker starts, the run continues from the checkpoint', async () => {

@@ -34,7 +34,6 @@ describe('lab store and LabEvents', () => {
     expect(run.columns.codeCallFrequency).toEqual([null, 0.125]);
     expect(run.columns.generateSeconds).toEqual([null, 2]);
     expect(run.columns.updateSeconds).toEqual([null, 1]);
-    expect(run.history.map((m) => m.step)).toEqual([0, 1]);
     expect(run.revision).toBe(2);
   });
 
@@ -55,7 +54,6 @@ describe('lab store and LabEvents', () => {
     const run = store.getState().runs.r1;
     expect(run.columns.step).toEqual([0, 1, 2]);
     expect(run.columns.accuracy).toEqual([0, 0.1, 0.9]);
-    expect(run.history.map((m) => m.accuracy)).toEqual([0, 0.1, 0.9]);
     expect(run.step).toBe(2);
   });
 

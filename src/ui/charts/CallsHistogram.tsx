@@ -1,12 +1,13 @@
 /** How many answers made 0, 1, 2, ... executed calls at the latest step (StepMetrics.callsHistogram). */
-import { useLabState } from '../LabContext';
+import { useLabShallow } from '../LabContext';
 import { selectedRun } from '../state/labStore';
+import { lastIndexWithValue } from '../state/runColumns';
 
 export function CallsHistogram() {
-  const latest = useLabState((s) => {
-    const history = selectedRun(s)?.history ?? [];
-    for (let i = history.length - 1; i >= 0; i--) if (history[i].callsHistogram) return history[i];
-    return null;
+  const latest = useLabShallow((s) => {
+    const columns = selectedRun(s)?.columns;
+    const i = columns ? lastIndexWithValue(columns.callsHistogram) : -1;
+    return columns && i >= 0 ? { step: columns.step[i], callsHistogram: columns.callsHistogram[i] } : null;
   });
   const counts = latest?.callsHistogram ?? [];
   const total = counts.reduce((a, b) => a + b, 0);

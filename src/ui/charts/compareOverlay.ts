@@ -7,7 +7,7 @@ import type uPlot from 'uplot';
 import { compareRuns, evalMatrix, type EvalMatrix, type RunComparison } from '../../core/metrics/runComparison';
 import type { LabRun } from '../state/labRun';
 import { comparedRuns, type LabState } from '../state/labStore';
-import type { MetricColumns } from '../state/runColumns';
+import { metricsRows, type MetricColumns } from '../state/runColumns';
 import { overlayColumns } from './sweepOverlay';
 
 export type CompareMetric = Exclude<keyof MetricColumns, 'step'>;
@@ -27,7 +27,7 @@ export function compareVersion(state: LabState): string {
 export function labComparison(runs: LabRun[], referenceId: string | null): RunComparison {
   const reference = Math.max(0, runs.findIndex((r) => r.id === referenceId));
   return compareRuns(
-    runs.map((r) => ({ name: r.name, config: r.config, start: r.startFrom, metrics: r.history })),
+    runs.map((r) => ({ name: r.name, config: r.config, start: r.startFrom, metrics: metricsRows(r.columns) })),
     { reference },
   );
 }

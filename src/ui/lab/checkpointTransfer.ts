@@ -6,9 +6,8 @@
 import type { ExperimentConfig } from '../../core/experiment';
 import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
 import { decodeCheckpointFiles, encodeCheckpointFile, type ImportFile } from '../persistence/checkpointFile';
-import type { RunDatabase } from '../persistence/runDatabase';
 import { makeRun, newRunId, type LabRun } from '../state/labRun';
-import { notify, type LabStore } from '../state/labStore';
+import { notify, setRunCheckpoint, type LabStore } from '../state/labStore';
 import { copyConfig } from '../state/urlState';
 
 export interface TransferHost {
@@ -19,7 +18,6 @@ export interface TransferHost {
   /** The knobs if they pass configErrors, else null (and a notice). */
   knobs(): ExperimentConfig | null;
   addRun(run: LabRun): void;
-  persist(write: (db: RunDatabase) => Promise<void>): void;
 }
 
 /** The run's checkpoint as a file's text, or null (with a notice) when it has none. */
@@ -52,10 +50,9 @@ export function importRunCheckpoint(host: TransferHost, files: ImportFile[]): bo
     config: copyConfig(config),
     createdAt: host.now(),
     status: 'paused',
-    checkpointStep: imported.step,
   });
   host.addRun({ ...run, step: imported.step });
-  host.persist((db) => db.putCheckpoint(run.id, { step: imported.step, blob: imported.blob }));
+  setRunCheckpoint(host.store, run.id, { step: imported.step, blob: imported.blob });
   host.store.setState({ selectedRunId: run.id, config: copyConfig(config) });
   notify(host.store, 'info', `imported ${fileName} at step ${imported.step}: press Train to continue it`);
   return true;

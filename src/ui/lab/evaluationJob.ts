@@ -27,8 +27,6 @@ export interface EvaluationHost {
   /** The run's checkpoint: saved now (and stored) if the worker holds the run, else the stored one. */
   runCheckpoint(api: TrainerWorkerApi, runId: string): Promise<{ step: number; blob: CheckpointBlob } | null>;
   startModel(start: StartFrom): Promise<CheckpointBlob>;
-  /** Writes the run's record (with its result) to IndexedDB. */
-  persistRun(runId: string): void;
 }
 
 export function sourceKey(source: EvaluationSource): string {
@@ -79,7 +77,6 @@ export async function evaluateSource(host: EvaluationHost, api: TrainerWorkerApi
     const result: PassAtOneResult = { step: target.step, report, evaluatedAt: host.now() };
     if (source.kind === 'run') {
       patchRun(store, source.runId, { passAtOne: result });
-      host.persistRun(source.runId);
     } else {
       store.setState((s) => ({ passAtOne: { ...s.passAtOne, startModels: { ...s.passAtOne.startModels, [source.start]: result } } }));
     }

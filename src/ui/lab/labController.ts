@@ -1,8 +1,9 @@
 /**
  * The lab's commands: what Train, Pause, Step, Reset, Fork, a sweep, a backend switch, pretraining
  * and the file buttons do. Data flows one way: a command reads the store, talks to the worker
- * through the TrainerWorkerApi, and the worker's LabEvents come back into the store (reduceLabEvent)
- * and into IndexedDB as they arrive. No knob reaches the worker unless configErrors passes it.
+ * through the TrainerWorkerApi, and the worker's LabEvents come back into the store (reduceLabEvent).
+ * Commands only change the store: IndexedDB follows it by one subscription (storePersistence.ts).
+ * No knob reaches the worker unless configErrors passes it.
  */
 import { fetchCheckpoint } from '../../browser/checkpointFetch';
 import { configErrors, type ExperimentConfig } from '../../core/experiment';
@@ -11,25 +12,25 @@ import type { StepStage } from '../../core/rl/stepStages';
 import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
 import type { LabEvent, TrainerWorkerApi } from '../../labWorker/protocol';
 import { metaStep, type ImportFile } from '../persistence/checkpointFile';
-import type { RunDatabase } from '../persistence/runDatabase';
-import { makeRun, newRunId, type LabRun } from '../state/labRun';
-import { notify, patchRun, putRun, reduceLabEvent, removeRun, type LabState, type LabStore } from '../state/labStore';
+import { PRETRAINED_BASE_KEY, type RunDatabase } from '../persistence/runDatabase';
+import { makeRun, newRunId, uniqueRunName, type LabRun } from '../state/labRun';
+import { notify, patchRun, putRun, reduceLabEvent, removeRun, setRunCheckpoint, type LabState, type LabStore, type RunCheckpoint } from '../state/labStore';
 import { LAB_PRESETS } from '../state/presets';
-import { truncateColumns } from '../state/runColumns';
+import { metricsRows, truncateColumns } from '../state/runColumns';
 import { startFormatError, type StartFrom } from '../state/startFrom';
 import { copyConfig } from '../state/urlState';
-import { exportRunCheckpoint, importRunCheckpoint, type TransferHost } from './checkpointTransfer';
+import { exportRunCheckpoint, importRunCheckpoint } from './checkpointTransfer';
 import { cancelEvaluation, evaluateSource, type EvaluationHost, type EvaluationSource } from './evaluationJob';
 import { latestSweep, queueSweep, runSweep, type SweepHost } from './nmaxSweep';
 import { StartModels } from './startModels';
 import { RunWrites } from './runWrites';
-import { restoreRuns, storedRun } from './storedRuns';
+import { exportRunFile, importRunFile, looksLikeRunFile, type RunTransferHost } from './runTransfer';
+import { StorePersistence } from './storePersistence';
+import { restoreRuns } from './storedRuns';
 import type { ConnectTrainer, TrainerConnection } from './trainerConnection';
 
 /** A checkpoint is saved this often while training (and whenever training stops). */
 export const CHECKPOINT_EVERY_STEPS = 10;
-/** The pretrained base model's slot in the checkpoint store. */
-const PRETRAINED_BASE_KEY = 'base:pretrained';
 
 export interface LabControllerOptions {
   store: LabStore;
@@ -55,9 +56,10 @@ export class LabController {
   private running: Promise<void> | null = null;
   private checkpointing = false;
   private readonly writes: RunWrites;
+  private readonly persistence: StorePersistence;
   private readonly sweepHost: SweepHost;
   private readonly evaluationHost: EvaluationHost;
-  private readonly transferHost: TransferHost;
+  private readonly transferHost: RunTransferHost;
   private readonly startModels: StartModels;
 
   constructor(options: LabControllerOptions) {
@@ -65,6 +67,7 @@ export class LabController {
     this.connect = options.connect;
     this.db = options.db;
     this.writes = new RunWrites(this.store, options.db);
+    this.persistence = new StorePersistence(this.store, this.writes);
     this.baseModelUrl = options.baseModelUrl;
     this.now = options.now ?? (() => Date.now());
     this.startModels = new StartModels(this.baseModelUrl, options.fetchModel ?? ((url) => fetchCheckpoint(url)));
@@ -80,13 +83,8 @@ export class LabController {
     this.evaluationHost = {
       store: this.store,
       now: this.now,
-      runCheckpoint: async (api, runId) =>
-        this.state.loadedRunId === runId ? this.saveLoadedCheckpoint(api, runId) : ((await this.db?.checkpoint(runId)) ?? null),
+      runCheckpoint: async (api, runId) => (this.state.loadedRunId === runId ? this.saveLoadedCheckpoint(api, runId) : this.storedCheckpoint(runId)),
       startModel: (start) => this.startModels.get(start),
-      persistRun: (runId) => {
-        const run = this.state.runs[runId];
-        if (run) this.persist((db) => db.putRun(storedRun(run)));
-      },
     };
     this.transferHost = {
       store: this.store,
@@ -94,11 +92,11 @@ export class LabController {
       runCheckpoint: async (runId) => {
         const api = this.api;
         if (api && this.state.loadedRunId === runId) return this.guard(this.saveLoadedCheckpoint(api, runId));
-        return this.db?.checkpoint(runId);
+        return this.storedCheckpoint(runId);
       },
       knobs: () => this.validKnobs(),
       addRun: (run) => this.addRun(run),
-      persist: (write) => this.persist(write),
+      selectRun: (runId) => this.selectRun(runId),
     };
   }
 
@@ -129,13 +127,15 @@ export class LabController {
       const pretrained = await this.db.checkpoint(PRETRAINED_BASE_KEY);
       const named = runs.find((r) => r.id === url.runId);
       const shown = named ?? (url.urlNamesSettings ? undefined : runs[0]);
-      this.store.setState({
-        runs: Object.fromEntries(runs.map((r) => [r.id, r])),
-        runOrder: runs.map((r) => r.id),
-        selectedRunId: null,
-        pretrainedBase: pretrained ? { steps: pretrained.step, checkpoint: pretrained.blob } : null,
-        sweep: latestSweep(runs),
-      });
+      this.persistence.adopt(() =>
+        this.store.setState({
+          runs: Object.fromEntries(runs.map((r) => [r.id, r])),
+          runOrder: runs.map((r) => r.id),
+          selectedRunId: null,
+          pretrainedBase: pretrained ? { steps: pretrained.step, checkpoint: pretrained.blob } : null,
+          sweep: latestSweep(runs),
+        }),
+      );
       if (url.runId !== null && !named) notify(this.store, 'info', `URL: no stored run ${url.runId} in this browser (its settings are in the knobs)`);
       if (shown) this.selectRun(shown.id);
     } catch (error) {
@@ -167,19 +167,11 @@ export class LabController {
     );
   }
 
-  /** Every worker event: into the store, then into IndexedDB. */
+  /** Every worker event into the store; every CHECKPOINT_EVERY_STEPS steps, a checkpoint. */
   onEvent(event: LabEvent): void {
     this.store.setState((s) => reduceLabEvent(s, event));
-    if (event.type === 'step') {
-      const run = this.state.runs[event.runId];
-      if (!run) return;
-      this.persist((db) => db.putStep(run.id, event.metrics));
-      if (event.samples.length > 0) this.persist((db) => db.putSamples(run.id, run.samples));
-      this.persist((db) => db.putRun(storedRun(run)));
-      if (event.metrics.step > 0 && event.metrics.step % CHECKPOINT_EVERY_STEPS === 0) void this.checkpoint(run.id);
-    } else if (event.type === 'status' && event.runId !== null) {
-      const run = this.state.runs[event.runId];
-      if (run) this.persist((db) => db.putRun(storedRun(run)));
+    if (event.type === 'step' && this.state.runs[event.runId] && event.metrics.step > 0 && event.metrics.step % CHECKPOINT_EVERY_STEPS === 0) {
+      void this.checkpoint(event.runId);
     }
   }
 
@@ -243,7 +235,7 @@ export class LabController {
     if (!config) return;
     await this.command('Forking', async (api) => {
       await this.stopRunning();
-      const saved = this.state.loadedRunId === source.id ? await this.saveLoadedCheckpoint(api, source.id) : await this.db?.checkpoint(source.id);
+      const saved = this.state.loadedRunId === source.id ? await this.saveLoadedCheckpoint(api, source.id) : await this.storedCheckpoint(source.id);
       const step = saved?.step ?? 0;
       const fork = makeRun({
         id: newRunId(this.now()),
@@ -251,16 +243,13 @@ export class LabController {
         preset: this.state.preset,
         config,
         createdAt: this.now(),
-        history: saved ? source.history.filter((m) => m.step <= step) : [],
+        history: saved ? metricsRows(source.columns).filter((m) => m.step <= step) : [],
         samples: saved ? source.samples.filter((s) => s.step <= step) : [],
         status: 'paused',
-        checkpointStep: saved ? step : null,
         startFrom: saved ? source.startFrom : this.state.startFrom,
       });
       this.addRun(fork);
-      for (const metrics of fork.history) this.persist((db) => db.putStep(fork.id, metrics));
-      this.persist((db) => db.putSamples(fork.id, fork.samples));
-      if (saved) this.persist((db) => db.putCheckpoint(fork.id, saved));
+      if (saved) setRunCheckpoint(this.store, fork.id, saved);
       await this.startInWorker(api, fork.id, config, saved ?? null);
     });
   }
@@ -286,7 +275,6 @@ export class LabController {
     const run = this.state.runs[id];
     if (!run || (this.state.loadedRunId === id && this.running)) return;
     removeRun(this.store, id);
-    this.persist((db) => db.deleteRun(id));
   }
 
   // ---- Backend ------------------------------------------------------------------------------
@@ -349,8 +337,6 @@ export class LabController {
       if (this.state.loadedRunId !== runId) await this.loadForContinue(api, run);
       const row = await api.evaluate(nmaxValues);
       patchRun(this.store, runId, { evaluation: row.accuracyByNmax });
-      const updated = this.state.runs[runId];
-      if (updated) this.persist((db) => db.putRun(storedRun(updated)));
     });
   }
 
@@ -380,7 +366,6 @@ export class LabController {
       const checkpoint = await api.pretrain(options);
       // Whether the worker kept the loaded run through pretraining is its business: reload it from its checkpoint.
       this.store.setState({ pretrainedBase: { steps: options.steps, checkpoint }, baseModel: 'pretrained', loadedRunId: null });
-      this.persist((db) => db.putCheckpoint(PRETRAINED_BASE_KEY, { step: options.steps, blob: checkpoint }));
     });
   }
 
@@ -391,8 +376,17 @@ export class LabController {
     return exportRunCheckpoint(this.transferHost, runId);
   }
 
-  /** A checkpoint file as a new paused run (checkpointTransfer.ts). */
-  importCheckpoint(files: ImportFile[]): boolean {
+  /** The run as one file: config, curves, samples and its whole run state (runTransfer.ts). */
+  async exportRun(runId: string): Promise<string | null> {
+    return exportRunFile(this.transferHost, runId);
+  }
+
+  /** A run file as a new run with its curves, or a checkpoint file (or the CLI's pair) as a new paused run. */
+  importFiles(files: ImportFile[]): boolean {
+    if (files.length === 1) {
+      const text = new TextDecoder().decode(files[0].bytes);
+      if (looksLikeRunFile(text)) return importRunFile(this.transferHost, files[0].name, text);
+    }
     return importRunCheckpoint(this.transferHost, files);
   }
 
@@ -487,13 +481,13 @@ export class LabController {
    * recorded after it), or from the base model at step 0 when it has none.
    */
   private async loadForContinue(api: TrainerWorkerApi, run: LabRun): Promise<void> {
-    const saved = this.db ? await this.db.checkpoint(run.id) : null;
+    const saved = await this.storedCheckpoint(run.id);
     if (saved) {
       this.dropStepsAfter(run.id, saved.step);
       await this.startInWorker(api, run.id, run.config, saved);
       return;
     }
-    if (run.history.some((m) => m.step > 0)) notify(this.store, 'info', `${run.name} had no saved checkpoint: it restarts from step 0`);
+    if (run.columns.step.some((step) => step > 0)) notify(this.store, 'info', `${run.name} had no saved checkpoint: it restarts from step 0`);
     this.clearRun(run.id, run.config);
     await this.startInWorker(api, run.id, run.config, null);
   }
@@ -522,16 +516,20 @@ export class LabController {
     for (const notice of notices) notify(this.store, 'info', `${name}: ${notice}`);
   }
 
-  private async saveLoadedCheckpoint(api: TrainerWorkerApi, runId: string): Promise<{ step: number; blob: CheckpointBlob }> {
+  private async saveLoadedCheckpoint(api: TrainerWorkerApi, runId: string): Promise<RunCheckpoint> {
     const blob = await api.saveCheckpoint();
     // The worker may be mid-step when it answers: its own record of the step is the one to trust.
     const step = metaStep(blob.manifest) ?? this.state.runs[runId]?.step ?? 0;
     const saved = { step, blob };
-    patchRun(this.store, runId, { checkpointStep: step });
-    this.persist((db) => db.putCheckpoint(runId, saved));
-    const run = this.state.runs[runId];
-    if (run) this.persist((db) => db.putRun(storedRun(run)));
+    setRunCheckpoint(this.store, runId, saved);
     return saved;
+  }
+
+  /** The run's checkpoint as last saved: in this page, else in IndexedDB; null when it has none. */
+  private async storedCheckpoint(runId: string): Promise<RunCheckpoint | null> {
+    const here = this.state.checkpoints[runId];
+    if (here !== undefined) return here;
+    return this.db ? this.db.checkpoint(runId) : null;
   }
 
   /** Saves the loaded run's checkpoint in the background (one at a time). */
@@ -551,27 +549,21 @@ export class LabController {
   private clearRun(runId: string, config: ExperimentConfig, startFrom?: StartFrom): void {
     const run = this.state.runs[runId];
     if (!run) return;
-    const cleared = makeRun({ ...run, config, status: 'idle', checkpointStep: null, history: [], samples: [], startFrom: startFrom ?? run.startFrom });
+    const cleared = makeRun({ ...run, config, status: 'idle', history: [], samples: [], startFrom: startFrom ?? run.startFrom });
     putRun(this.store, { ...cleared, revision: run.revision + 1, evaluation: null });
-    this.persist((db) => db.deleteSteps(runId, 0));
-    this.persist((db) => db.putSamples(runId, []));
-    this.persist((db) => db.deleteCheckpoint(runId));
-    this.persist((db) => db.putRun(storedRun(cleared)));
+    setRunCheckpoint(this.store, runId, null);
   }
 
   private dropStepsAfter(runId: string, step: number): void {
     const run = this.state.runs[runId];
     if (!run) return;
     truncateColumns(run.columns, step + 1);
-    run.history.length = run.columns.step.length;
     patchRun(this.store, runId, { step, samples: run.samples.filter((s) => s.step <= step), revision: run.revision + 1 });
-    this.persist((db) => db.deleteSteps(runId, step + 1));
   }
 
   private addRun(run: LabRun): void {
     putRun(this.store, run);
     this.store.setState({ selectedRunId: run.id });
-    this.persist((db) => db.putRun(storedRun(run)));
   }
 
   /** Awaits a worker call; a rejection becomes a notice (and undefined) instead of an unhandled error. */
@@ -584,10 +576,6 @@ export class LabController {
     }
   }
 
-  private persist(write: (db: RunDatabase) => Promise<void>): void {
-    this.writes.write(write);
-  }
-
   /** Resolves once every IndexedDB write issued so far has landed. */
   async flush(): Promise<void> {
     await this.writes.flush();
@@ -596,15 +584,6 @@ export class LabController {
 
 function runName(preset: string, config: ExperimentConfig): string {
   return `${preset} Nmax ${config.nmax} ${config.algorithm} seed ${config.seed}`;
-}
-
-/** `name`, or `name (2)`, `name (3)`, ... : the first that no run in `taken` has, so two runs are never confused in a list. */
-export function uniqueRunName(name: string, taken: string[]): string {
-  const names = new Set(taken);
-  if (!names.has(name)) return name;
-  let n = 2;
-  while (names.has(`${name} (${n})`)) n++;
-  return `${name} (${n})`;
 }
 
 function messageOf(error: unknown): string {

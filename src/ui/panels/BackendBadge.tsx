@@ -6,15 +6,21 @@ import { useLab, useLabShallow, useLabState } from '../LabContext';
 import { BACKEND_CHOICES } from '../state/urlState';
 import type { LabState } from '../state/labStore';
 import type { BackendChoice } from '../../labWorker/protocol';
+import { lastIndexWithValue } from '../state/runColumns';
 
+/** The latest timed step's speed and time split, as plain numbers (the selector's result is compared field by field). */
 function latestFigures(state: LabState) {
   const id = state.loadedRunId ?? state.selectedRunId;
-  const history = id ? (state.runs[id]?.history ?? []) : [];
-  for (let i = history.length - 1; i >= 0; i--) {
-    const m = history[i];
-    if (m.seconds) return { tokensPerSecond: m.tokensPerSecond, seconds: m.seconds };
-  }
-  return null;
+  const columns = id ? state.runs[id]?.columns : undefined;
+  if (!columns) return null;
+  const i = lastIndexWithValue(columns.generateSeconds);
+  if (i < 0) return null;
+  return {
+    tokensPerSecond: columns.tokensPerSecond[i],
+    generate: columns.generateSeconds[i] ?? 0,
+    execute: columns.executeSeconds[i] ?? 0,
+    update: columns.updateSeconds[i] ?? 0,
+  };
 }
 
 export function BackendBadge() {
@@ -26,7 +32,7 @@ export function BackendBadge() {
   const figures = useLabShallow(latestFigures);
   const adapter = info?.adapter;
   const probe = info ? Object.entries(info.probeMs).map(([name, ms]) => `${name} ${ms === null || ms === undefined ? 'n/a' : `${ms.toFixed(1)} ms`}`) : [];
-  const total = figures ? figures.seconds.generate + figures.seconds.execute + figures.seconds.update : 0;
+  const total = figures ? figures.generate + figures.execute + figures.update : 0;
 
   return (
     <div className={`backend-badge worker-${worker}`} data-testid="backend-badge" title={info ? `${info.reason}\nprobe: ${probe.join(', ')}` : undefined}>
@@ -51,11 +57,11 @@ export function BackendBadge() {
       {figures && total > 0 && (
         <span className="backend-split" title="last step: generate / execute / update (seconds)">
           <span className="split-bar" aria-hidden="true">
-            <span style={{ flexGrow: figures.seconds.generate, background: 'var(--c-generate)' }} />
-            <span style={{ flexGrow: figures.seconds.execute, background: 'var(--c-execute)' }} />
-            <span style={{ flexGrow: figures.seconds.update, background: 'var(--c-update)' }} />
+            <span style={{ flexGrow: figures.generate, background: 'var(--c-generate)' }} />
+            <span style={{ flexGrow: figures.execute, background: 'var(--c-execute)' }} />
+            <span style={{ flexGrow: figures.update, background: 'var(--c-update)' }} />
           </span>
-          gen {figures.seconds.generate.toFixed(1)} · exec {figures.seconds.execute.toFixed(1)} · upd {figures.seconds.update.toFixed(1)} s
+          gen {figures.generate.toFixed(1)} · exec {figures.execute.toFixed(1)} · upd {figures.update.toFixed(1)} s
         </span>
       )}
       <label className="backend-menu">

@@ -14,9 +14,14 @@ import { etaFromArrivals, withArrival, type StepArrival } from './stepEta';
 function etaSeconds(state: LabState): number | null {
   const run = selectedRun(state);
   if (!run) return null;
-  const recent = run.history.slice(-10).filter((m) => m.seconds !== null);
+  const { generateSeconds, executeSeconds, updateSeconds } = run.columns;
+  const recent: number[] = [];
+  for (let i = Math.max(0, generateSeconds.length - 10); i < generateSeconds.length; i++) {
+    const [generate, execute, update] = [generateSeconds[i], executeSeconds[i], updateSeconds[i]];
+    if (generate !== null && execute !== null && update !== null) recent.push(generate + execute + update);
+  }
   if (recent.length === 0) return null;
-  const perStep = recent.reduce((sum, m) => sum + m.seconds!.generate + m.seconds!.execute + m.seconds!.update, 0) / recent.length;
+  const perStep = recent.reduce((sum, seconds) => sum + seconds, 0) / recent.length;
   return perStep * Math.max(0, run.config.steps - run.step);
 }
 

@@ -1,12 +1,14 @@
 /**
  * The runs this browser keeps (IndexedDB): pick one to show it and put its knobs back; tick runs to
- * compare them; export it as JSON or CSV, export its checkpoint, import a checkpoint, delete it.
+ * compare them; export it as a run file (curves, samples and run state: docs/run-file.md) or its
+ * metrics as CSV, export its checkpoint; import a run file or a checkpoint; delete it.
  */
 import { useRef } from 'react';
 import { useLab, useLabState } from '../LabContext';
 import { downloadText } from '../persistence/download';
-import { exportFileName, runCsv, runExport } from '../persistence/runExport';
+import { exportFileName, runCsv } from '../persistence/runExport';
 import { toggleCompared } from '../state/labStore';
+import { metricsRows } from '../state/runColumns';
 
 export function RunList() {
   const { store, controller } = useLab();
@@ -19,11 +21,13 @@ export function RunList() {
   const fileInput = useRef<HTMLInputElement>(null);
   const selected = selectedId ? runs[selectedId] : undefined;
 
-  const exportJson = () => {
-    if (selected) downloadText(exportFileName(selected.name, 'json'), JSON.stringify(runExport(selected), null, 2), 'application/json');
+  const exportRun = async () => {
+    if (!selected) return;
+    const text = await controller.exportRun(selected.id);
+    if (text) downloadText(exportFileName(`${selected.name}-run`, 'json'), text, 'application/json');
   };
   const exportCsv = () => {
-    if (selected) downloadText(exportFileName(selected.name, 'csv'), runCsv(selected.history), 'text/csv');
+    if (selected) downloadText(exportFileName(selected.name, 'csv'), runCsv(metricsRows(selected.columns)), 'text/csv');
   };
   const exportCheckpoint = async () => {
     if (!selected) return;
@@ -33,7 +37,7 @@ export function RunList() {
   const importFiles = async (files: FileList | null) => {
     if (!files || files.length === 0) return;
     const read = await Promise.all([...files].map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
-    controller.importCheckpoint(read);
+    controller.importFiles(read);
     if (fileInput.current) fileInput.current.value = '';
   };
 
@@ -83,8 +87,14 @@ export function RunList() {
         })}
       </ul>
       <div className="file-buttons">
-        <button type="button" data-testid="export-json-button" disabled={!selected} onClick={exportJson}>
-          Export JSON
+        <button
+          type="button"
+          data-testid="export-run-button"
+          disabled={!selected || busy !== null}
+          title="One file with the run's settings, curves, answers and training state: import it in any browser and train on"
+          onClick={() => void exportRun()}
+        >
+          Export run
         </button>
         <button type="button" data-testid="export-csv-button" disabled={!selected} onClick={exportCsv}>
           Export CSV
@@ -92,14 +102,14 @@ export function RunList() {
         <button type="button" data-testid="export-checkpoint-button" disabled={!selected || busy !== null} onClick={() => void exportCheckpoint()}>
           Export checkpoint
         </button>
-        <label className="button-like" title="A checkpoint .json exported here, or a CLI model.json with its weights.bin">
-          Import checkpoint
+        <label className="button-like" title="A run file or a checkpoint .json exported here, or a CLI model.json with its weights.bin">
+          Import
           <input
             ref={fileInput}
             type="file"
             multiple
             accept=".json,.bin,application/json"
-            data-testid="import-checkpoint-input"
+            data-testid="import-input"
             onChange={(e) => void importFiles(e.target.files)}
           />
         </label>

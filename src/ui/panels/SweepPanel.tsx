@@ -12,7 +12,7 @@ import { overlayColumns } from '../charts/sweepOverlay';
 import { lineSeries, SERIES_COLOURS, stepChartOptions, UPlotChart } from '../charts/UPlotChart';
 import type { LabRun } from '../state/labRun';
 import type { LabState } from '../state/labStore';
-import { lastValue, type MetricColumns } from '../state/runColumns';
+import { lastValue, metricsRows, type MetricColumns } from '../state/runColumns';
 import { ProgressBar } from './Progress';
 
 type OverlayMetric = Exclude<keyof MetricColumns, 'step'>;
@@ -143,7 +143,7 @@ function SweepTables({ runs, evalNmax, onEvaluate, disabled }: { runs: LabRun[];
         </thead>
         <tbody>
           {runs.map((run) => {
-            const summary = summariseRun(run.history).metrics;
+            const summary = summariseRun(metricsRows(run.columns)).metrics;
             return (
               <tr key={run.id}>
                 <th>{run.config.nmax}</th>

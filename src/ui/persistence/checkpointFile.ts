@@ -63,7 +63,7 @@ export function decodeCheckpointFile(text: string): ImportedCheckpoint {
   }
   if (typeof parsed.weightsBase64 !== 'string') throw new Error('the checkpoint file has no weights');
   const weights = base64ToBytes(parsed.weightsBase64);
-  checkManifest(parsed.manifest, weights);
+  checkCheckpoint(parsed.manifest, weights);
   const run = parsed.run === null || parsed.run === undefined ? null : checkRunInfo(parsed.run);
   return { blob: { manifest: parsed.manifest, weights }, run, step: run?.step ?? metaStep(parsed.manifest) ?? 0 };
 }
@@ -71,7 +71,7 @@ export function decodeCheckpointFile(text: string): ImportedCheckpoint {
 /** The CLI's pair: model.json text and weights.bin bytes. */
 export function decodeCheckpointPair(manifestText: string, weights: Uint8Array): ImportedCheckpoint {
   const manifest = parseJson(manifestText, 'model.json');
-  checkManifest(manifest, weights);
+  checkCheckpoint(manifest, weights);
   return { blob: { manifest, weights }, run: null, step: metaStep(manifest) ?? 0 };
 }
 
@@ -99,7 +99,8 @@ export function metaStep(manifest: unknown): number | null {
   return typeof step === 'number' && Number.isInteger(step) && step >= 0 ? step : null;
 }
 
-function checkManifest(manifest: unknown, weights: Uint8Array): void {
+/** Throws an Error for people unless the manifest describes these weights and every value is finite (run files reuse it). */
+export function checkCheckpoint(manifest: unknown, weights: Uint8Array): void {
   if (!isObject(manifest)) throw new Error('the checkpoint manifest is not a JSON object');
   if (manifest.format !== MANIFEST_FORMAT) {
     throw new Error(`not a TIR Lab checkpoint: manifest format is ${JSON.stringify(manifest.format)}, expected "${MANIFEST_FORMAT}"`);

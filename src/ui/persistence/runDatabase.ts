@@ -47,6 +47,8 @@ interface LabSchema extends DBSchema {
 }
 
 export const DATABASE_NAME = 'tir-lab';
+/** The pretrained base model's slot in the checkpoint store. */
+export const PRETRAINED_BASE_KEY = 'base:pretrained';
 const DATABASE_VERSION = 1;
 
 export async function openRunDatabase(name = DATABASE_NAME): Promise<RunDatabase> {

@@ -9,6 +9,7 @@ import { summariseRun, type RunSummary } from '../../core/metrics/runSummary';
 import { SCALAR_METRICS, type StepMetrics } from '../../core/metrics/stepMetrics';
 import type { RolloutSample } from '../../core/rl/rolloutSample';
 import type { PassAtOneResult } from '../state/labRun';
+import { metricsRows, type RunColumns } from '../state/runColumns';
 import { startForFormat, type StartFrom } from '../state/startFrom';
 
 export const RUN_EXPORT_FORMAT = 'tir-lab-run';
@@ -32,7 +33,8 @@ export interface ExportableRun {
   name: string;
   preset: string;
   config: ExperimentConfig;
-  history: StepMetrics[];
+  /** The lab's one record of the metrics; the export writes them as rows. */
+  columns: RunColumns;
   samples: RolloutSample[];
   evaluation: Record<number, number> | null;
   /** Default: the start the config's format implies. */
@@ -41,15 +43,16 @@ export interface ExportableRun {
 }
 
 export function runExport(run: ExportableRun): RunExport {
+  const metrics = metricsRows(run.columns);
   return {
     format: RUN_EXPORT_FORMAT,
     name: run.name,
     preset: run.preset,
     config: run.config,
     seed: run.config.seed,
-    metrics: run.history,
+    metrics,
     samples: run.samples,
-    summary: summariseRun(run.history),
+    summary: summariseRun(metrics),
     evaluation: run.evaluation,
     startFrom: run.startFrom ?? startForFormat(run.config.format),
     passAtOne: run.passAtOne ?? null,

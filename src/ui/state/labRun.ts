@@ -1,5 +1,5 @@
 /**
- * A run as the lab holds it: its config, where it stands, its metrics (as recorded and as columns)
+ * A run as the lab holds it: its config, where it stands, its metrics (as columns: runColumns.ts)
  * and its latest samples.
  */
 import type { ExperimentConfig } from '../../core/experiment';
@@ -7,7 +7,7 @@ import type { StepMetrics } from '../../core/metrics/stepMetrics';
 import type { RolloutSample } from '../../core/rl/rolloutSample';
 import type { EvalReport } from '../../core/eval/evalReport';
 import type { RunStatus } from '../../labWorker/protocol';
-import { columnsFromHistory, type MetricColumns } from './runColumns';
+import { columnsFromHistory, type RunColumns } from './runColumns';
 import { startForFormat, type StartFrom } from './startFrom';
 
 /** A pass@1 evaluation (the evaluation panel) of a model at a step. */
@@ -28,10 +28,8 @@ export interface LabRun {
   status: RunStatus;
   step: number;
   createdAt: number;
-  /** The StepMetrics as the worker sent them (what the export writes), one per recorded step. */
-  history: StepMetrics[];
-  /** The same figures as columns, for the charts. */
-  columns: MetricColumns;
+  /** Every recorded step's figures, as columns (rows for the export: metricsRows). */
+  columns: RunColumns;
   samples: RolloutSample[];
   /** Step of the last checkpoint saved for this run, null before the first. */
   checkpointStep: number | null;
@@ -43,7 +41,7 @@ export interface LabRun {
   startFrom: StartFrom;
   /** The latest pass@1 evaluation of its checkpoint, if any. */
   passAtOne: PassAtOneResult | null;
-  /** Bumped whenever history, columns or samples change: they grow in place. */
+  /** Bumped whenever columns or samples change: columns grow in place. */
   revision: number;
 }
 
@@ -54,6 +52,7 @@ export interface NewRunFields {
   config: ExperimentConfig;
   createdAt: number;
   sweepId?: string | null;
+  /** The recorded steps as rows (from IndexedDB, a run file, a fork's source). */
   history?: StepMetrics[];
   samples?: RolloutSample[];
   status?: RunStatus;
@@ -63,7 +62,7 @@ export interface NewRunFields {
 }
 
 export function makeRun(fields: NewRunFields): LabRun {
-  const history = fields.history ? [...fields.history] : [];
+  const history = fields.history ?? [];
   return {
     id: fields.id,
     name: fields.name,
@@ -72,7 +71,6 @@ export function makeRun(fields: NewRunFields): LabRun {
     status: fields.status ?? 'idle',
     step: history.length > 0 ? history[history.length - 1].step : 0,
     createdAt: fields.createdAt,
-    history,
     columns: columnsFromHistory(history),
     samples: fields.samples ? fields.samples.slice(0, SAMPLES_KEPT) : [],
     checkpointStep: fields.checkpointStep ?? null,
@@ -87,4 +85,13 @@ export function makeRun(fields: NewRunFields): LabRun {
 /** A short unique id, time first so ids sort by creation (ids are not part of any experiment's outcome). */
 export function newRunId(now: number): string {
   return `run-${now.toString(36)}-${crypto.randomUUID().slice(0, 6)}`;
+}
+
+/** `name`, or `name (2)`, `name (3)`, ... : the first that no run in `taken` has, so two runs are never confused in a list. */
+export function uniqueRunName(name: string, taken: string[]): string {
+  const names = new Set(taken);
+  if (!names.has(name)) return name;
+  let n = 2;
+  while (names.has(`${name} (${n})`)) n++;
+  return `${name} (${n})`;
 }

@@ -46,6 +46,12 @@ export interface PassAtOneState {
   startModels: Partial<Record<StartFrom, PassAtOneResult>>;
 }
 
+/** A run's checkpoint: the whole run state at `step`. */
+export interface RunCheckpoint {
+  step: number;
+  blob: CheckpointBlob;
+}
+
 export interface PretrainedBase {
   steps: number;
   checkpoint: CheckpointBlob;
@@ -61,6 +67,11 @@ export interface LabState extends UrlState {
   selectedRunId: string | null;
   /** The run the worker holds (startRun was called for it). */
   loadedRunId: string | null;
+  /**
+   * Checkpoints saved, imported or dropped in this page, by run: null = the run has none. A run
+   * absent here keeps whatever IndexedDB holds for it (restored runs' checkpoints are read lazily).
+   */
+  checkpoints: Record<string, RunCheckpoint | null>;
   /** A command in flight (buttons wait for it), e.g. 'Starting run'. */
   busy: string | null;
   progress: Partial<Record<ProgressTask, Progress>>;
@@ -89,6 +100,7 @@ export function createLabStore(initial: UrlState): LabStore {
     runOrder: [],
     selectedRunId: null,
     loadedRunId: null,
+    checkpoints: {},
     busy: null,
     progress: {},
     pretrainLoss: { step: [], loss: [], revision: 0 },
@@ -119,11 +131,8 @@ export function reduceLabEvent(state: LabState, event: LabEvent): Partial<LabSta
       const { metrics } = event;
       // A step at or before the last recorded one means the worker went back (reset, continue from a
       // checkpoint): what was recorded from there on is replaced.
-      if (run.history.length > 0 && metrics.step <= run.history[run.history.length - 1].step) {
-        truncateColumns(run.columns, metrics.step);
-        run.history.length = run.columns.step.length;
-      }
-      run.history.push(metrics);
+      const steps = run.columns.step;
+      if (steps.length > 0 && metrics.step <= steps[steps.length - 1]) truncateColumns(run.columns, metrics.step);
       appendMetrics(run.columns, metrics);
       const samples = event.samples.length > 0 ? [...[...event.samples].reverse(), ...run.samples].slice(0, SAMPLES_KEPT) : run.samples;
       const updated: LabRun = { ...run, step: metrics.step, samples, revision: run.revision + 1 };
@@ -199,11 +208,25 @@ export function patchRun(store: LabStore, id: string, patch: Partial<LabRun>): v
   });
 }
 
+/** Sets (or, with null, drops) a run's checkpoint, and the step the run shows it saved at. */
+export function setRunCheckpoint(store: LabStore, id: string, checkpoint: RunCheckpoint | null): void {
+  store.setState((s) => {
+    const run = s.runs[id];
+    if (!run) return {};
+    return {
+      runs: { ...s.runs, [id]: { ...run, checkpointStep: checkpoint?.step ?? null } },
+      checkpoints: { ...s.checkpoints, [id]: checkpoint },
+    };
+  });
+}
+
 export function removeRun(store: LabStore, id: string): void {
   store.setState((s) => {
     const { [id]: _removed, ...runs } = s.runs;
+    const { [id]: _checkpoint, ...checkpoints } = s.checkpoints;
     return {
       runs,
+      checkpoints,
       runOrder: s.runOrder.filter((r) => r !== id),
       selectedRunId: s.selectedRunId === id ? null : s.selectedRunId,
       loadedRunId: s.loadedRunId === id ? null : s.loadedRunId,
