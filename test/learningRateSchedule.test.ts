@@ -1,12 +1,10 @@
 /** The learning-rate schedule: its values, and that the trainer's Adam steps at the scheduled rate. */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PRESETS, type ExperimentConfig } from '../src/core/experiment';
+import type { ExperimentConfig } from '../src/core/experiment';
 import { learningRateAt } from '../src/core/rl/learningRateSchedule';
 import { Trainer } from '../src/core/rl/trainer';
-import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
-import { ARITHMETIC_ONLY } from '../src/core/tasks/splits';
-import { VOCAB_SIZE } from '../src/core/tokenizer';
 import { randomModel, useWasmBackend } from './modelHelpers';
+import { printsOne, TINY_MODEL, tinyTrainerConfig } from './tinyTrainer';
 
 describe('learningRateAt', () => {
   it('is constant at 0 decay steps, and lr / (1 + (t - 1) / N) otherwise', () => {
@@ -20,36 +18,15 @@ describe('learningRateAt', () => {
   });
 });
 
-const TINY_MODEL = { vocabSize: VOCAB_SIZE, contextLength: 64, nLayer: 1, nHead: 2, nEmbd: 16, mlpRatio: 2 };
-
-const sandbox: PythonSandbox = {
-  async run(): Promise<RunResult> {
-    return { ok: true, stdout: '1\n', stderr: '', timedOut: false, truncated: false, durationMs: 0 };
-  },
-  async close() {},
-};
-
 /**
  * One Adam update a step (one epoch, one minibatch of all 8 answers). No answer is right, so the
  * gradient is the value loss's: a random value head predicts non-zero returns.
  */
 function config(learningRateDecaySteps: number): ExperimentConfig {
-  return {
-    ...PRESETS.classroom,
-    seed: 3,
-    promptsPerStep: 2,
-    groupSize: 4,
-    minibatchSize: 8,
-    epochs: 1,
-    maxResponseTokens: 24,
-    kindMix: ARITHMETIC_ONLY,
-    filterLow: 0,
-    filterHigh: 1,
-    testEvery: 1000,
-    learningRate: 1e-2,
-    learningRateDecaySteps,
-  };
+  return tinyTrainerConfig({ seed: 3, minibatchSize: 8, epochs: 1, learningRateDecaySteps });
 }
+
+const sandbox = printsOne;
 
 /** The weights after each of two steps. */
 async function twoSteps(learningRateDecaySteps: number): Promise<Float32Array[][]> {

@@ -5,39 +5,15 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { trainToBudget, type SteppedTrainer } from '../src/cli/trainLoop';
-import { PRESETS, type ExperimentConfig } from '../src/core/experiment';
 import type { GPT } from '../src/core/model/gpt';
 import type { StepMetrics } from '../src/core/metrics/stepMetrics';
 import { Trainer, type StepRecord } from '../src/core/rl/trainer';
-import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
-import { ARITHMETIC_ONLY } from '../src/core/tasks/splits';
-import { VOCAB_SIZE } from '../src/core/tokenizer';
 import { randomModel, useWasmBackend } from './modelHelpers';
-
-const TINY_MODEL = { vocabSize: VOCAB_SIZE, contextLength: 64, nLayer: 1, nHead: 2, nEmbd: 16, mlpRatio: 2 };
+import { printsOne, TINY_MODEL, tinyTrainerConfig } from './tinyTrainer';
 
 /** PPO on a random model whose value head moves the weights at every step, reward or not. */
-const settings: ExperimentConfig = {
-  ...PRESETS.classroom,
-  seed: 11,
-  promptsPerStep: 2,
-  groupSize: 4,
-  minibatchSize: 4,
-  epochs: 2,
-  maxResponseTokens: 24,
-  kindMix: ARITHMETIC_ONLY,
-  filterLow: 0,
-  filterHigh: 1,
-  testEvery: 1000,
-  learningRate: 1e-2,
-};
-
-const sandbox: PythonSandbox = {
-  async run(): Promise<RunResult> {
-    return { ok: true, stdout: '1\n', stderr: '', timedOut: false, truncated: false, durationMs: 0 };
-  },
-  async close() {},
-};
+const settings = tinyTrainerConfig({ seed: 11 });
+const sandbox = printsOne;
 
 const weightsOf = (model: GPT) => model.namedWeights().map((w) => Array.from(w.tensor.dataSync()));
 

@@ -6,44 +6,20 @@ import { deserializeCheckpoint, serializeCheckpoint } from '../src/core/model/ch
 import { GPT } from '../src/core/model/gpt';
 import type { StepMetrics } from '../src/core/metrics/stepMetrics';
 import { Trainer } from '../src/core/rl/trainer';
-import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
-import { BOS, encode, VOCAB_SIZE } from '../src/core/tokenizer';
+import { BOS, encode } from '../src/core/tokenizer';
 import { policyUpdate, responseLogProbs } from '../src/core/rl/policyUpdate';
 import type { TrainingSequence } from '../src/core/rl/trainingBatch';
 import { Random } from '../src/core/random';
-import { ARITHMETIC_ONLY } from '../src/core/tasks/splits';
 import { randomModel } from './modelHelpers';
+import { printsOne, TINY_MODEL, tinyTrainerConfig } from './tinyTrainer';
 import { minibatchGradients } from '../src/core/rl/minibatchGradients';
 import { inspectorSampleIndices } from '../src/core/rl/rolloutSample';
 
-const TINY_MODEL = { vocabSize: VOCAB_SIZE, contextLength: 64, nLayer: 1, nHead: 2, nEmbd: 16, mlpRatio: 2 };
-
 function config(algorithm: Algorithm): ExperimentConfig {
-  return {
-    ...PRESETS.classroom,
-    algorithm,
-    seed: 7,
-    promptsPerStep: 2,
-    groupSize: 4,
-    minibatchSize: 4,
-    epochs: 2,
-    maxResponseTokens: 24,
-    // Arithmetic prompts: the longer questions of the other kinds would not leave 24 tokens in a context of 64.
-    kindMix: ARITHMETIC_ONLY,
-    // Keep every group, so each step updates even though a random model never answers right.
-    filterLow: 0,
-    filterHigh: 1,
-    testEvery: 1000,
-    learningRate: 1e-2,
-  };
+  return tinyTrainerConfig({ algorithm });
 }
 
-const sandbox: PythonSandbox = {
-  async run(): Promise<RunResult> {
-    return { ok: true, stdout: '1\n', stderr: '', timedOut: false, truncated: false, durationMs: 0 };
-  },
-  async close() {},
-};
+const sandbox = printsOne;
 
 /** A training row of text whose first 5 characters are the prompt, with one advantage on every response token. */
 function sequence(text: string, advantage: number): TrainingSequence {
