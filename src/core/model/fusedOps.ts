@@ -105,6 +105,11 @@ export interface AdamInternals {
   incrementIterations(): void;
 }
 
+/** Sets an optimizer's step size between updates: tfjs keeps it protected, and both its own and the fused step read it at each update. */
+export function setLearningRate(optimizer: tf.Optimizer, rate: number): void {
+  (optimizer as unknown as { learningRate: number }).learningRate = rate;
+}
+
 /**
  * optimizer.applyGradients(grads), with one fused kernel per variable where the backend has it and the
  * optimizer is tfjs's Adam (tfjs spends 14 kernels per variable). The fused step keeps the optimizer's

@@ -5,7 +5,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { GPT } from '../model/gpt';
-import { applyGradients } from '../model/fusedOps';
+import { applyGradients, setLearningRate } from '../model/fusedOps';
 import { clipByGlobalNorm } from '../rl/gradClip';
 import { tokenLogProbsAndEntropy } from '../rl/ppoLoss';
 
@@ -36,8 +36,7 @@ export async function nextTokenStep(
   batch: NextTokenBatch,
   options: { learningRate: number; gradClip: number },
 ): Promise<number> {
-  // tfjs keeps the rate in a protected field that applyGradients reads each call.
-  (optimizer as unknown as { learningRate: number }).learningRate = options.learningRate;
+  setLearningRate(optimizer, options.learningRate);
   const shape: [number, number] = [batch.rows, batch.width];
   const inputs = tf.tensor2d(batch.inputs, shape, 'int32');
   const targets = tf.tensor2d(batch.targets, shape, 'int32');

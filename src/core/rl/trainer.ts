@@ -25,7 +25,7 @@ import { policyUpdate, responseLogProbs } from './policyUpdate';
 import { generateRollouts } from '../env/rollout';
 import { readAdamState, restoreAdamState } from './adamState';
 import { learningRateAt } from './learningRateSchedule';
-import type { AdamInternals } from '../model/fusedOps';
+import { setLearningRate } from '../model/fusedOps';
 import { inspectorSampleIndices, rolloutSample, type RolloutSample } from './rolloutSample';
 import { StepStageView, type StepObserver, type StepStageName } from './stepStages';
 import { trainingSequence } from './trainingBatch';
@@ -157,7 +157,7 @@ export class Trainer {
       const refLogProbs = await responseLogProbs(this.reference, sequences, config.temperature);
       sequences.forEach((s, j) => (s.refLogProbs = refLogProbs[j]));
       metrics.kl = meanSampledKl(sequences);
-      (this.optimizer as unknown as AdamInternals).learningRate = learningRateAt(config, step);
+      setLearningRate(this.optimizer, learningRateAt(config, step));
       const figures = await policyUpdate(this.model, this.optimizer, sequences, config, this.shuffleRng);
       metrics.clipFraction = figures.clipFraction;
       metrics.approxKl = figures.approxKl;
