@@ -62,6 +62,7 @@ test('two runs ticked: overlaid curves, a table row per run, and the code-use ch
     await expect(page.getByTestId(id).locator('canvas')).toHaveCount(1);
   }
   await expect(page.getByTestId('chart-code-use').locator('.u-legend')).toContainText('answers with code');
+  await expect(page.getByTestId('chart-code-use').locator('.u-legend')).toContainText('right tool answer unclaimed');
   await expect(page.getByTestId('chart-code-lines').locator('.u-legend')).toContainText('self-corrections per step');
   await expect(page.locator('.notice-error')).toHaveCount(0);
   await page.getByTestId('tab-compare').click();

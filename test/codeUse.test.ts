@@ -111,7 +111,8 @@ describe('codeUseFigures', () => {
 describe('StepMetrics code-use figures', () => {
   it('are computed per step by rolloutFigures and listed as scalars', () => {
     const rollouts = [oneCall, selfCorrected].map((e) => ({ episode: { ...e, policyMask: e.tokens.map(() => 1) }, logProbs: [], values: [] })) as unknown as Rollout[];
-    const figures = rolloutFigures(rollouts, [1, 0]);
+    // Both print 1 (OK's stdout): the right answer of the first, and the unrewarded second's.
+    const figures = rolloutFigures(rollouts, [1, 0], [1, 1]);
     expect(figures.codeRatio).toBe(1);
     expect(figures.correctCodeCount).toBe(2);
     expect(figures.selfCorrections).toBe(1);
@@ -119,7 +120,9 @@ describe('StepMetrics code-use figures', () => {
     expect(figures.invocationPosition).toBeCloseTo(0.2, 12);
     const empty = emptyStepMetrics(3);
     expect(figures.selfCorrectionShare).toBe(0.5);
-    for (const name of ['codeRatio', 'codeLines', 'correctCodeCount', 'codePassRate', 'invocationPosition', 'singleCallShare', 'selfCorrections', 'selfCorrectionShare'] as const) {
+    expect(figures.unclaimedToolAnswerShare).toBe(0.5);
+    expect(rolloutFigures(rollouts, [1, 0], [7, 1]).unclaimedToolAnswerShare).toBe(1);
+    for (const name of ['codeRatio', 'codeLines', 'correctCodeCount', 'codePassRate', 'invocationPosition', 'singleCallShare', 'selfCorrections', 'selfCorrectionShare', 'unclaimedToolAnswerShare'] as const) {
       expect(SCALAR_METRICS).toContain(name);
       expect(empty[name]).toBeNull();
     }

@@ -7,6 +7,7 @@ import type { Rollout } from '../env/rollout';
 import { KINDS, type Kind, type Problem } from '../tasks/problem';
 import { codeUseFigures } from './codeUse';
 import { mean, meanOrNull } from './means';
+import { unclaimedToolAnswerShare } from './unclaimedAnswers';
 
 export interface StepSeconds {
   generate: number;
@@ -55,6 +56,8 @@ export interface StepMetrics {
   selfCorrections: number | null;
   /** Share of responses with a failed call followed by a successful one. */
   selfCorrectionShare: number | null;
+  /** Among responses whose tool output printed the right answer, the share that earned nothing (unclaimedAnswers.ts). */
+  unclaimedToolAnswerShare: number | null;
   /** Batch accuracy per kind of problem (null for a kind the step did not draw). */
   accuracyByKind: Record<Kind, number | null> | null;
   /** Batch accuracy per problem family drawn at the step. */
@@ -86,6 +89,7 @@ export const SCALAR_METRICS = [
   'singleCallShare',
   'selfCorrections',
   'selfCorrectionShare',
+  'unclaimedToolAnswerShare',
 ] as const;
 export type ScalarMetric = (typeof SCALAR_METRICS)[number];
 
@@ -117,6 +121,7 @@ export function emptyStepMetrics(step: number): StepMetrics {
     singleCallShare: null,
     selfCorrections: null,
     selfCorrectionShare: null,
+    unclaimedToolAnswerShare: null,
     accuracyByKind: null,
     accuracyByFamily: null,
   };
@@ -133,8 +138,8 @@ export function accuracyByGroup(problems: Pick<Problem, 'kind' | 'family'>[], re
   return { accuracyByKind: byKind, accuracyByFamily: byFamily };
 }
 
-/** The figures that depend only on the rollouts and their rewards. */
-export function rolloutFigures(rollouts: Rollout[], rewards: number[]) {
+/** The figures that depend only on the rollouts, their rewards and the problems' answers. */
+export function rolloutFigures(rollouts: Rollout[], rewards: number[], answers: number[]) {
   const n = rollouts.length;
   const executed = rollouts.map((r) => r.episode.calls.filter((c) => c.executed));
   const allCalls = executed.flat();
@@ -157,5 +162,6 @@ export function rolloutFigures(rollouts: Rollout[], rewards: number[]) {
     singleCallShare: codeUse.singleCallShare,
     selfCorrections: codeUse.selfCorrections,
     selfCorrectionShare: codeUse.selfCorrectionShare,
+    unclaimedToolAnswerShare: unclaimedToolAnswerShare(rollouts.map((r) => r.episode), answers, rewards),
   };
 }

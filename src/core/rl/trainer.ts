@@ -124,7 +124,8 @@ export class Trainer {
 
     // 3. Outcome reward only.
     const rewards = rollouts.map((r, i) => answerReward(r.episode.responseText(), r.episode.endedWithEos, problems[i]));
-    Object.assign(metrics, rolloutFigures(rollouts, rewards), accuracyByGroup(problems, rewards));
+    const answers = problems.map((p) => p.answer);
+    Object.assign(metrics, rolloutFigures(rollouts, rewards, answers), accuracyByGroup(problems, rewards));
     const generatedTokens = rollouts.reduce((n, r) => n + r.episode.policyMask.reduce((a, b) => a + b, 0), 0);
     metrics.tokensPerSecond = generatedTokens / Math.max(timing.generateSeconds, 1e-9);
 

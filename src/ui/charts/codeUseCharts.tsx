@@ -1,6 +1,7 @@
 /**
  * The code-use figures of the shown run against step, as ReTool and ZeroTIR report them (see
- * src/core/metrics/codeUse.ts): the shares in [0, 1] on one chart, the two counts on another.
+ * src/core/metrics/codeUse.ts), and the right tool answers left unclaimed (unclaimedAnswers.ts):
+ * the shares in [0, 1] on one chart, the two counts on another.
  * A share with nothing to count at a step (no tool-using answer) is a gap, not a zero.
  */
 import { useMemo } from 'react';
@@ -10,7 +11,7 @@ import type { MetricColumns } from '../state/runColumns';
 import { runVersion } from './runCharts';
 import { lineSeries, PALETTE, stepChartOptions, UPlotChart, type YRange } from './UPlotChart';
 
-type CodeUseColumn = 'codeRatio' | 'codePassRate' | 'singleCallShare' | 'invocationPosition' | 'codeLines' | 'selfCorrections';
+type CodeUseColumn = 'codeRatio' | 'codePassRate' | 'singleCallShare' | 'invocationPosition' | 'unclaimedToolAnswerShare' | 'codeLines' | 'selfCorrections';
 
 interface CodeUseSeries {
   column: CodeUseColumn;
@@ -23,6 +24,8 @@ const SHARES: CodeUseSeries[] = [
   { column: 'codePassRate', label: 'last call ran', colour: PALETTE.blue },
   { column: 'singleCallShare', label: 'correct with one call', colour: PALETTE.orange },
   { column: 'invocationPosition', label: 'first call at (fraction)', colour: PALETTE.purple },
+  // Why code use takes off when it does: Python printed the right number, the answer did not claim it.
+  { column: 'unclaimedToolAnswerShare', label: 'right tool answer unclaimed', colour: PALETTE.pink },
 ];
 const COUNTS: CodeUseSeries[] = [
   { column: 'codeLines', label: 'code lines per answer', colour: PALETTE.teal },
