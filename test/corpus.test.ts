@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusDocument, DEFAULT_CORPUS_RECIPE, validateCorpusRecipe, type CorpusRecipe } from '../src/core/corpus/corpus';
 import { Random } from '../src/core/random';
@@ -145,8 +146,15 @@ describe('validateCorpusRecipe', () => {
     expect(() => validateCorpusRecipe({ ...DEFAULT_CORPUS_RECIPE, kindMix: { ...fourKinds, multiStep: -1 } })).toThrow(/kindMix.multiStep/);
   });
 
+  it('keeps an answer-line share, and leaves a recipe without one without one', () => {
+    expect(validateCorpusRecipe({ ...DEFAULT_CORPUS_RECIPE, answerLineShare: 0.5 }).answerLineShare).toBe(0.5);
+    expect(validateCorpusRecipe(DEFAULT_CORPUS_RECIPE)).not.toHaveProperty('answerLineShare');
+  });
+
   it('names the bad field', () => {
     expect(() => validateCorpusRecipe(null)).toThrow(/object/);
+    expect(() => validateCorpusRecipe({ ...DEFAULT_CORPUS_RECIPE, answerLineShare: 1.5 })).toThrow(/answerLineShare/);
+    expect(() => validateCorpusRecipe({ ...DEFAULT_CORPUS_RECIPE, answerLineShare: 'half' })).toThrow(/answerLineShare/);
     expect(() => validateCorpusRecipe({ ...DEFAULT_CORPUS_RECIPE, toolPrior: 1.5 })).toThrow(/toolPrior/);
     expect(() => validateCorpusRecipe({ ...DEFAULT_CORPUS_RECIPE, notebookShare: -1 })).toThrow(/notebookShare/);
     expect(() => validateCorpusRecipe({ ...DEFAULT_CORPUS_RECIPE, qaShare: 0, notebookShare: 0, proseShare: 0 })).toThrow(/sum to zero/);
@@ -191,6 +199,33 @@ describe('the corpus with every kind of problem', () => {
     const toolAnswers = qa.filter((d) => d.includes('```python') && !d.startsWith('Q: what is '));
     expect(toolAnswers.length).toBeGreaterThan(10);
     for (const d of toolAnswers) expect(d).toMatch(TOOL_ANSWER_LINE);
+  });
+
+  it('without an answer-line share, draws exactly the corpus that base stage 5 read', () => {
+    const stage5 = { ...MIXED, kindMix: { arithmetic: 0.4, compose: 0.12, search: 0.06, errorProne: 0.1, multiStep: 0.32 } };
+    const hash = createHash('sha256').update(documents(5, 2000, stage5).join('\u0000')).digest('hex');
+    // taken from the corpus code of commit f327eab, before the share existed
+    expect(hash).toBe('7c1b9f7bcefa61bcb0eba4bc346d354da57b8f27403aefd3cb3fc586a10c8e2a');
+  });
+
+  it('closes notebooks and sessions with the answer line at the answer-line share', () => {
+    const closings = (share: number) => {
+      const notebooks = documents(22, 3000, { ...MIXED, answerLineShare: share }).filter((d) => d.includes('```output'));
+      return { all: notebooks.length, answered: notebooks.filter((d) => /\nAnswer: -?\d+$/.test(d)).length, notebooks };
+    };
+    const never = closings(0);
+    expect(never.answered).toBe(0);
+    const always = closings(1);
+    expect(always.answered).toBe(always.all);
+    // every session kind closes with it too: repairs, guess-checks and digit sums
+    for (const marker of ['SyntaxError', 'NameError', 'Too small.', 'Not above']) expect(always.notebooks.some((d) => d.includes(marker))).toBe(true);
+    const half = closings(0.5);
+    // ~1,200 notebooks: the sd of the share is sqrt(0.25 / 1200) = 0.014
+    expect(Math.abs(half.answered / half.all - 0.5)).toBeLessThan(0.05);
+    // the default's one in seven, for comparison
+    const before = documents(22, 3000, MIXED).filter((d) => d.includes('```output'));
+    expect(before.filter((d) => /\nAnswer: -?\d+$/.test(d)).length / before.length).toBeLessThan(0.25);
+    for (const doc of always.notebooks) expect(doc).not.toContain('Q:');
   });
 
   it('never contains a held-out question, nor a held-out compose or search solution', () => {

@@ -1,5 +1,5 @@
 /**
- * npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--kind-mix A,C,S,E,M] [--batch-size N] [--row-length N] [--lr X]
+ * npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--kind-mix A,C,S,E,M] [--answer-line-share P] [--batch-size N] [--row-length N] [--lr X]
  *
  * Pretrains the base model on the synthetic corpus (no tool-use transcripts) and writes a
  * checkpoint whose meta holds the model config, the corpus recipe, the pretraining config and
@@ -16,7 +16,7 @@ import { useNodeBackend } from '../node/tfBackend';
 import { argsOrExitCode, kindMixFromFlag, parseStringFlags, UsageError } from './cliArgs';
 import { drawProgress, formatDuration, progressLine, yieldToEventLoop } from './progress';
 
-const USAGE = `usage: npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--kind-mix A,C,S,E,M]
+const USAGE = `usage: npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--kind-mix A,C,S,E,M] [--answer-line-share P]
                            [--batch-size N] [--row-length N] [--lr X] [--save-every N] [--from CHECKPOINT_DIR]
 defaults: ${JSON.stringify({ ...BASE_PRETRAIN_CONFIG, recipe: undefined })}, out runs/base (the shipped model in public/models/base took three stages: see its RECIPE.md)`;
 
@@ -40,13 +40,17 @@ function parseKindMix(raw: string): Record<Kind, number> {
 }
 
 function parsePretrainArgs(argv: string[]): { config: PretrainConfig; out: string; from?: string; saveEvery: number } | 'help' {
-  const values = parseStringFlags(argv, ['steps', 'seed', 'out', 'tool-prior', 'kind-mix', 'batch-size', 'row-length', 'lr', 'save-every', 'from']);
+  const values = parseStringFlags(argv, ['steps', 'seed', 'out', 'tool-prior', 'kind-mix', 'answer-line-share', 'batch-size', 'row-length', 'lr', 'save-every', 'from']);
   if (values.help) return 'help';
   const d = BASE_PRETRAIN_CONFIG;
   const str = (k: string) => values[k] as string | undefined;
   const toolPrior = str('tool-prior') === undefined ? d.recipe.toolPrior : Number(str('tool-prior'));
   if (!(toolPrior >= 0 && toolPrior <= 1)) throw new UsageError(`--tool-prior needs a number in [0, 1], got '${str('tool-prior')}'`);
   const kindMix = str('kind-mix') === undefined ? d.recipe.kindMix : parseKindMix(str('kind-mix')!);
+  const answerLineShare = str('answer-line-share') === undefined ? undefined : Number(str('answer-line-share'));
+  if (answerLineShare !== undefined && !(answerLineShare >= 0 && answerLineShare <= 1)) {
+    throw new UsageError(`--answer-line-share needs a number in [0, 1], got '${str('answer-line-share')}'`);
+  }
   const seedRaw = str('seed');
   const seed = seedRaw === undefined ? d.seed : Number(seedRaw);
   if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed needs a whole number >= 0, got '${seedRaw}'`);
@@ -57,7 +61,7 @@ function parsePretrainArgs(argv: string[]): { config: PretrainConfig; out: strin
     batchSize: positiveNumber('batch-size', str('batch-size'), d.batchSize, true),
     rowLength: positiveNumber('row-length', str('row-length'), d.rowLength, true, BASE_MODEL_CONFIG.contextLength),
     learningRate: positiveNumber('lr', str('lr'), d.learningRate, false),
-    recipe: { ...d.recipe, toolPrior, kindMix },
+    recipe: { ...d.recipe, toolPrior, kindMix, ...(answerLineShare === undefined ? {} : { answerLineShare }) },
   };
   return {
     config,

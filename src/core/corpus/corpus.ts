@@ -21,6 +21,11 @@ export interface CorpusRecipe {
   tierMix: Record<Tier, number>;
   /** Relative weights of the kinds of problem; a recipe saved before kinds existed reads as arithmetic only, before multiStep as none of it. */
   kindMix: Record<Kind, number>;
+  /**
+   * Share of notebooks that close with the answer line rather than a prose sentence. Absent (base
+   * stages 1-5): one closing in seven, as those stages drew it.
+   */
+  answerLineShare?: number;
 }
 
 /**
@@ -65,6 +70,9 @@ export function validateCorpusRecipe(x: unknown): CorpusRecipe {
     if (!isWeight(kinds[kind])) throw new Error(`corpus recipe kindMix.${kind} must be a number >= 0, got ${String(kinds[kind])}`);
   }
   if (KINDS.every((kind) => kinds[kind] === 0)) throw new Error('corpus recipe kindMix sums to zero');
+  if (r.answerLineShare !== undefined && !(isWeight(r.answerLineShare) && r.answerLineShare <= 1)) {
+    throw new Error(`corpus recipe answerLineShare must be in [0, 1], got ${String(r.answerLineShare)}`);
+  }
   return {
     toolPrior: r.toolPrior,
     qaShare: r.qaShare as number,
@@ -72,6 +80,7 @@ export function validateCorpusRecipe(x: unknown): CorpusRecipe {
     proseShare: r.proseShare as number,
     tierMix: { easy: mix.easy as number, medium: mix.medium as number, hard: mix.hard as number },
     kindMix: Object.fromEntries(KINDS.map((kind) => [kind, kinds[kind] as number])) as Record<Kind, number>,
+    ...(r.answerLineShare === undefined ? {} : { answerLineShare: r.answerLineShare }),
   };
 }
 
@@ -83,7 +92,7 @@ export function corpusDocument(rng: Random, recipe: CorpusRecipe): string {
   const kind = pickWeighted(rng, { qa: recipe.qaShare, notebook: recipe.notebookShare, prose: recipe.proseShare }, DOCUMENT_KINDS);
   if (kind === 'prose') return proseDocument(rng);
   const p = trainProblem(rng, recipe);
-  if (kind === 'notebook') return notebookDocument(rng, p);
+  if (kind === 'notebook') return notebookDocument(rng, p, recipe.answerLineShare);
   // An error-prone question never gets a tool answer: the model's first code for it is whatever it
   // copies from the question, and the fix comes from the notebooks' repair sessions.
   if (p.kind === 'errorProne') return qaDocument(rng, p);

@@ -5,7 +5,7 @@
 import type { Random } from '../random';
 import { formatPrompt } from '../tasks/prompt';
 import type { Problem } from '../tasks/problem';
-import { digitSumChainSession, firstStepCode, guessCheckSession, importRepairSession, timesRepairSession, VALUE_SENTENCES } from './notebookSessions';
+import { closingSentence, digitSumChainSession, firstStepCode, guessCheckSession, importRepairSession, timesRepairSession } from './notebookSessions';
 import { builtinSnippet, expressionSnippet } from './pythonSnippets';
 
 /** A question with its correct answer, sometimes after a short line of working. */
@@ -31,19 +31,19 @@ const NOTEBOOK_INTROS = ['Let us compute it.', 'A quick check in Python:', 'We c
 
 /**
  * A python block, its output block exactly as the environment writes it, and a sentence that uses
- * the value (sometimes as an answer line); sometimes after a line of prose. Never a question. An
+ * the value (sometimes as an answer line: `answerLineShare`); sometimes after a line of prose. Never a question. An
  * error-prone problem's notebook is a session whose first cell raises and second cell fixes it, a
  * multi-step problem's one whose second cell adds up the digits the first printed; a gcd's is a
  * repair session half the time, a search problem's a guess checked and adjusted half the time.
  */
-export function notebookDocument(rng: Random, p: Problem): string {
-  if (p.kind === 'errorProne') return timesRepairSession(rng, p);
-  if (p.kind === 'multiStep') return digitSumChainSession(rng, p);
-  if (p.family === 'gcd' && rng.next() < 0.5) return importRepairSession(rng, p);
-  if (p.kind === 'search' && rng.next() < 0.5) return guessCheckSession(rng, p);
+export function notebookDocument(rng: Random, p: Problem, answerLineShare?: number): string {
+  if (p.kind === 'errorProne') return timesRepairSession(rng, p, answerLineShare);
+  if (p.kind === 'multiStep') return digitSumChainSession(rng, p, answerLineShare);
+  if (p.family === 'gcd' && rng.next() < 0.5) return importRepairSession(rng, p, answerLineShare);
+  if (p.kind === 'search' && rng.next() < 0.5) return guessCheckSession(rng, p, answerLineShare);
   const snippet = p.expression === undefined ? { code: p.solution, output: String(p.answer) } : rng.next() < 0.8 ? expressionSnippet(rng, p) : builtinSnippet(rng);
   const intro = rng.next() < 0.3 ? `${rng.pick(NOTEBOOK_INTROS)}\n` : '';
-  const sentence = rng.pick(VALUE_SENTENCES).replace('V', snippet.output);
+  const sentence = closingSentence(rng, snippet.output, answerLineShare);
   return `${intro}\`\`\`python\n${snippet.code}\n\`\`\`\n\`\`\`output\n${snippet.output}\n\`\`\`\n${sentence}`;
 }
 

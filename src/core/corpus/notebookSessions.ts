@@ -30,28 +30,30 @@ function line(text: string): string {
 }
 
 /** `a x b` copied into Python, the SyntaxError, then the product with `*`. */
-export function timesRepairSession(rng: Random, p: Problem): string {
+export function timesRepairSession(rng: Random, p: Problem, answerLineShare?: number): string {
   const written = p.question.replace(/^what is /, '').replace(/\?$/, '');
   const wrong = cell(`print(${written})`, errorOutput('SyntaxError', 'SyntaxError: invalid syntax. Perhaps you forgot a comma?'));
-  return `${wrong}${line(rng.pick(FIX_INTROS))}${cell(p.solution, String(p.answer))}${rng.pick(VALUE_SENTENCES).replace('V', String(p.answer))}`;
+  return `${wrong}${line(rng.pick(FIX_INTROS))}${cell(p.solution, String(p.answer))}${closingSentence(rng, String(p.answer), answerLineShare)}`;
 }
 
 /** `math.gcd` without the import, the NameError, then the solution with it. */
-export function importRepairSession(rng: Random, p: Problem): string {
+export function importRepairSession(rng: Random, p: Problem, answerLineShare?: number): string {
   const withoutImport = p.solution.replace(/^import math\n/, '');
   const wrong = cell(withoutImport, errorOutput('NameError', "NameError: name 'math' is not defined. Did you forget to import 'math'?"));
-  return `${wrong}${line(rng.pick(IMPORT_INTROS))}${cell(p.solution, String(p.answer))}${rng.pick(VALUE_SENTENCES).replace('V', String(p.answer))}`;
+  return `${wrong}${line(rng.pick(IMPORT_INTROS))}${cell(p.solution, String(p.answer))}${closingSentence(rng, String(p.answer), answerLineShare)}`;
 }
 
 /** A cube or a product checked for a guess one or two below the answer, then for the answer. */
-export function guessCheckSession(rng: Random, p: Problem): string {
+export function guessCheckSession(rng: Random, p: Problem, answerLineShare?: number): string {
   const guess = p.answer - rng.int(1, 2);
+  // The answer line is drawn after the cells, so a recipe without a share draws what it drew before.
+  const close = (prose: string) => (answerLineShare !== undefined && rng.next() < answerLineShare ? `${ANSWER_LINE}${p.answer}` : prose);
   if (p.family === 'cubeRoot') {
-    return `${cell(`print(${guess}**3)`, String(guess ** 3))}Too small.\n${cell(`print(${p.answer}**3)`, String(p.answer ** 3))}So x is ${p.answer}.`;
+    return `${cell(`print(${guess}**3)`, String(guess ** 3))}Too small.\n${cell(`print(${p.answer}**3)`, String(p.answer ** 3))}${close(`So x is ${p.answer}.`)}`;
   }
   const bound = Number(/> (\d+)\?$/.exec(p.question)![1]);
   const product = (n: number) => `${n}*${n + 1}`;
-  return `${cell(`print(${product(guess)})`, String(guess * (guess + 1)))}Not above ${bound} yet.\n${cell(`print(${product(p.answer)})`, String(p.answer * (p.answer + 1)))}So n is ${p.answer}.`;
+  return `${cell(`print(${product(guess)})`, String(guess * (guess + 1)))}Not above ${bound} yet.\n${cell(`print(${product(p.answer)})`, String(p.answer * (p.answer + 1)))}${close(`So n is ${p.answer}.`)}`;
 }
 
 const DIGIT_SUM_INTROS = ['Now the digit sum:', 'Add up its digits.', 'Sum of the digits:', 'Then the digits:', ''];
@@ -69,15 +71,28 @@ export function firstStepCode(p: Problem): string {
  * A value printed, then its digits added up in a second cell, copied from the output
  * (`print(1+0+0+6+3)`): the prior for a second call that uses the first one's result.
  */
-export function digitSumChainSession(rng: Random, p: Problem): string {
+export function digitSumChainSession(rng: Random, p: Problem, answerLineShare?: number): string {
   const value = String(firstStepValue(p));
   const first = cell(firstStepCode(p), value);
   const second = cell(`print(${[...value].join('+')})`, String(p.answer));
-  return `${first}${line(rng.pick(DIGIT_SUM_INTROS))}${second}${rng.pick(VALUE_SENTENCES).replace('V', String(p.answer))}`;
+  return `${first}${line(rng.pick(DIGIT_SUM_INTROS))}${second}${closingSentence(rng, String(p.answer), answerLineShare)}`;
 }
 
-// 'Answer: V' is the answer-line habit a notebook may close with. Measured: without it, the base
-// model after an output block always wrote a notebook sentence, never the answer line the reward
-// demands, and RL had no successful tool use to amplify. A notebook never has a question, so no
-// document still shows the whole loop (question, code, output, answer).
-export const VALUE_SENTENCES = ['The value is V.', 'So the result is V.', 'That gives V.', 'We get V.', 'The output is V.', 'It prints V.', 'Answer: V'];
+const ANSWER_LINE = 'Answer: ';
+
+// The answer line is the habit a notebook may close with. Measured: without it, the base model
+// after an output block always wrote a notebook sentence, never the answer line the reward demands,
+// and RL had no successful tool use to amplify. A notebook never has a question, so no document
+// still shows the whole loop (question, code, output, answer).
+const PROSE_SENTENCES = ['The value is V.', 'So the result is V.', 'That gives V.', 'We get V.', 'The output is V.', 'It prints V.'];
+const VALUE_SENTENCES = [...PROSE_SENTENCES, `${ANSWER_LINE}V`];
+
+/**
+ * The sentence that closes a notebook with `value`. Without a share (the recipes of base stages
+ * 3-5) it is one of seven sentences, the answer line among them, drawn as those stages drew it;
+ * with one, the answer line at that rate, else one of the six prose sentences.
+ */
+export function closingSentence(rng: Random, value: string, answerLineShare: number | undefined): string {
+  const sentence = answerLineShare === undefined ? rng.pick(VALUE_SENTENCES) : rng.next() < answerLineShare ? `${ANSWER_LINE}V` : rng.pick(PROSE_SENTENCES);
+  return sentence.replace('V', value);
+}
