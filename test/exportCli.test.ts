@@ -42,9 +42,9 @@ describe('npm run export', () => {
     const run = exportCli(['--engine', 'openrlhf', '--run', runDir, '--temperature', '1', '--out', out]);
     expect(run.status, run.stderr).toBe(0);
     const experiment = JSON.parse(readFileSync(join(out, 'experiment.json'), 'utf8'));
-    expect(experiment).toMatchObject({ engine: 'openrlhf', engineVersion: '0.11.0', source: 'cold-s3', trainSize: 5 * 16 });
+    expect(experiment).toMatchObject({ engine: 'openrlhf', engineVersion: '0.11.0', source: 'cold-s3', trainSize: 5 * config.promptsPerStep });
     expect(experiment.config).toEqual({ ...config, temperature: 1 });
-    expect(readFileSync(join(out, 'data/train.jsonl'), 'utf8').trim().split('\n')).toHaveLength(80);
+    expect(readFileSync(join(out, 'data/train.jsonl'), 'utf8').trim().split('\n')).toHaveLength(5 * config.promptsPerStep);
     expect(JSON.parse(readFileSync(join(out, 'tir_config.json'), 'utf8')).format).toBe('retool');
     expect(readFileSync(join(out, 'run.sh'), 'utf8')).toContain('--rollout.temperature 1');
   });

@@ -1,7 +1,7 @@
 /**
  * The quick preset's first steps on the shipped base model, with the real sandbox: code use rises.
- * Measured here (seed 1, the stage-4 base, quick preset at lr 1e-4): code-call frequency 0.14, 0.16,
- * 0.09 at steps 1-3 (mean 0.13) and 0.83, 0.89, 0.98, 0.98, 0.98 at steps 21-25 (mean 0.93), about
+ * Measured here (seed 1, the stage-6 base, quick preset at lr 1e-4): code-call frequency 0.05, 0.06,
+ * 0.08 at steps 1-3 (mean 0.06) and 0.94, 0.95, 0.98, 0.86, 0.88 at steps 21-25 (mean 0.92), about
  * 30 s. The base model may be replaced, so this asserts the direction with a margin, not those numbers.
  * The same for the share of right tool results left unclaimed, which falls as code use rises.
  */
@@ -41,10 +41,12 @@ describe('the quick preset learns', () => {
     }
     trainer.dispose();
     expect(mean(frequency.slice(20, 25)) - mean(frequency.slice(0, 3))).toBeGreaterThan(0.15);
-    // Early on, the tool's right answers go unclaimed (prose, no Answer: line); RL teaches the
-    // claim. Measured: 1, 1, 1, null, 1 at steps 1-5, mean 0.18 at steps 21-25.
+    // Early on, some of the tool's right answers go unclaimed (prose, no Answer: line); RL teaches
+    // the claim. Measured: 0.5, 0.33, 0, 0.2, 0.13 at steps 1-5 (mean 0.23), mean 0.04 at steps 21-25. The
+    // stage-5 base left far more unclaimed (1, 1, 1, null, 1, then 0.18); stage 6 was made to claim
+    // them (public/models/base/RECIPE.md), so the fall asked for is 0.15, not 0.3.
     const measured = (xs: (number | null)[]) => xs.filter((x): x is number => x !== null);
     expect(measured(unclaimed.slice(0, 5)).length).toBeGreaterThan(0);
-    expect(mean(measured(unclaimed.slice(0, 5))) - mean(measured(unclaimed.slice(20, 25)))).toBeGreaterThan(0.3);
+    expect(mean(measured(unclaimed.slice(0, 5))) - mean(measured(unclaimed.slice(20, 25)))).toBeGreaterThan(0.15);
   }, 240_000);
 });

@@ -1,24 +1,31 @@
-/** A config saved before kindMix, its multiStep share, dualClip or learningRateDecaySteps existed loads with the values that reproduce its run. */
+/** A config saved before kindMix, its multiStep share, dualClip, learningRateDecaySteps or promptSampling existed loads with the values that reproduce its run. */
 import { describe, expect, it } from 'vitest';
 import { configErrors, PRESETS, withSavedConfigDefaults, type ExperimentConfig } from '../src/core/experiment';
 import { checkTrainerStateJson } from '../src/core/rl/trainerState';
 
 function savedBeforeKinds(): ExperimentConfig {
-  const { kindMix: _kindMix, dualClip: _dualClip, learningRateDecaySteps: _decay, ...old } = { ...PRESETS.classroom, learningRateDecaySteps: 4 };
+  const {
+    kindMix: _kindMix,
+    dualClip: _dualClip,
+    learningRateDecaySteps: _decay,
+    promptSampling: _sampling,
+    ...old
+  } = { ...PRESETS.classroom, learningRateDecaySteps: 4, promptSampling: 'stratified' as const };
   return old as ExperimentConfig;
 }
 
 describe('withSavedConfigDefaults', () => {
-  it('gives an old config arithmetic only, no dual clip and a constant learning rate, so it validates; a new config keeps its values', () => {
+  it('gives an old config arithmetic only, no dual clip, a constant learning rate and independent draws, so it validates; a new config keeps its values', () => {
     const old = savedBeforeKinds();
-    expect(Object.keys(configErrors(old)).sort()).toEqual(['dualClip', 'kindMix', 'learningRateDecaySteps']);
+    expect(Object.keys(configErrors(old)).sort()).toEqual(['dualClip', 'kindMix', 'learningRateDecaySteps', 'promptSampling']);
     const upgraded = withSavedConfigDefaults(old);
     expect(configErrors(upgraded)).toEqual({});
     expect(upgraded.kindMix).toEqual({ arithmetic: 1, compose: 0, search: 0, errorProne: 0, multiStep: 0 });
     expect(upgraded.dualClip).toBe(0);
     expect(upgraded.learningRateDecaySteps).toBe(0);
+    expect(upgraded.promptSampling).toBe('independent');
     expect(withSavedConfigDefaults(PRESETS.classroom)).toEqual(PRESETS.classroom);
-    const decaying = { ...PRESETS.classroom, learningRateDecaySteps: 4 };
+    const decaying = { ...PRESETS.classroom, learningRateDecaySteps: 4, promptSampling: 'stratified' as const };
     expect(withSavedConfigDefaults(decaying)).toEqual(decaying);
     expect(withSavedConfigDefaults(null)).toBeNull();
   });
@@ -43,5 +50,6 @@ describe('withSavedConfigDefaults', () => {
     expect(read.config.kindMix).toEqual({ arithmetic: 1, compose: 0, search: 0, errorProne: 0, multiStep: 0 });
     expect(read.config.dualClip).toBe(0);
     expect(read.config.learningRateDecaySteps).toBe(0);
+    expect(read.config.promptSampling).toBe('independent');
   });
 });

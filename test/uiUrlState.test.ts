@@ -75,8 +75,9 @@ describe('URL state', () => {
     const params = new URLSearchParams(hash);
     expect(params.get('seed')).toBe('1');
     expect(params.get('nmax')).toBe('2');
-    expect(params.get('learningRate')).toBe('0.00003');
-    expect(params.get('learningRateDecaySteps')).toBe('0');
+    expect(params.get('learningRate')).toBe('0.00005');
+    expect(params.get('learningRateDecaySteps')).toBe('2');
+    expect(params.get('promptSampling')).toBe('stratified');
     expect(params.get('tierMix')).toBe('0.25,0.25,0.5');
     expect(params.get('kindMix')).toBe('0.35,0.2,0.1,0.15,0.2');
     expect(params.get('sweep')).toBe('0,1,2,4');

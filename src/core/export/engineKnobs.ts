@@ -158,6 +158,13 @@ export const KNOB_MAPPINGS: readonly KnobMapping[] = [
   { knob: 'sandboxTimeoutMs', verl: none, openrlhf: none, fit: { verl: 'exact', openrlhf: 'exact' }, note: 'The exported tool\'s run timeout (tool_config.yaml, tir_config.json).' },
   { knob: 'tierMix', verl: none, openrlhf: none, fit: { verl: 'exact', openrlhf: 'exact' }, note: 'The train problems are drawn with it.' },
   { knob: 'kindMix', verl: none, openrlhf: none, fit: { verl: 'exact', openrlhf: 'exact' }, note: 'The train problems are drawn with it (docs/tasks.md).' },
+  {
+    knob: 'promptSampling',
+    verl: none,
+    openrlhf: none,
+    fit: { verl: 'none', openrlhf: 'none' },
+    note: 'The exported train set is drawn one problem at a time, and both engines shuffle it into batches: a stratified run\'s batches are not reproduced, only its mix.',
+  },
   { knob: 'samplesPerStep', verl: none, openrlhf: none, fit: { verl: 'none', openrlhf: 'none' }, note: 'The lab\'s rollout inspector only.' },
 ];
 

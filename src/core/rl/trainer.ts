@@ -15,7 +15,8 @@ import type { PythonSandbox } from '../sandbox/protocol';
 import { formatPrompt } from '../tasks/prompt';
 import type { Problem } from '../tasks/problem';
 import { answerReward } from '../tasks/reward';
-import { testSet, trainProblem } from '../tasks/splits';
+import { testSet } from '../tasks/splits';
+import { stepProblems } from '../tasks/stepProblems';
 import { encode } from '../tokenizer';
 import { assignCredit } from './creditAssignment';
 import { evaluateProblems, type EvaluationResult } from '../eval/evaluate';
@@ -106,11 +107,9 @@ export class Trainer {
     const metrics = emptyStepMetrics(step);
 
     // 1. Prompts, each repeated groupSize times (a group is consecutive).
-    const problems: Problem[] = [];
-    for (let i = 0; i < config.promptsPerStep; i++) {
-      const problem = trainProblem(this.problemRng, config);
-      for (let g = 0; g < config.groupSize; g++) problems.push(problem);
-    }
+    const problems: Problem[] = stepProblems(this.problemRng, config, config.promptsPerStep, config.promptSampling).flatMap((problem) =>
+      Array<Problem>(config.groupSize).fill(problem),
+    );
     const prompts = problems.map((p) => formatPrompt(p));
 
     // 2. Rollouts with code execution.

@@ -103,8 +103,17 @@ export function trainProblem(rng: Random, mix: ProblemMix): Problem {
   const weighted = KINDS.filter((k) => mix.kindMix[k] > 0);
   const kind = weighted.length === 1 ? weighted[0] : pickWeighted(rng, mix.kindMix, KINDS);
   const families = kind === 'arithmetic' ? TIER_FAMILIES[pickWeighted(rng, mix.tierMix, TIERS)] : KIND_FAMILIES[kind];
+  // The family is drawn again with each retry, as every run before stratified draws did.
   for (;;) {
     const p = FAMILIES[rng.pick(families)](rng);
+    if (!HELD_OUT_IDS.has(p.id)) return p;
+  }
+}
+
+/** One training problem of `family`, redrawn while it is held out. */
+export function trainProblemOf(rng: Random, family: FamilyName): Problem {
+  for (;;) {
+    const p = FAMILIES[family](rng);
     if (!HELD_OUT_IDS.has(p.id)) return p;
   }
 }

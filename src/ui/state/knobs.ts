@@ -36,6 +36,7 @@ const LAYOUT: { key: Knob['key']; main: boolean; testId?: string }[] = [
   { key: 'valueClip', main: false },
   { key: 'valueCoef', main: false },
   { key: 'klEstimator', main: false },
+  { key: 'promptSampling', main: false },
   { key: 'gamma', main: false },
   { key: 'lambda', main: false },
   { key: 'gradClip', main: false },
