@@ -119,8 +119,8 @@ const CLASSROOM: ExperimentConfig = {
 export const PRESETS: Record<string, ExperimentConfig> = {
   classroom: CLASSROOM,
   'no-tool': { ...CLASSROOM, nmax: 0 },
-  // A demo of emergence in a minute: at 1e-4, code calls rise from 0.13 (steps 1-3) to 0.96 (steps
-  // 21-25), seed 1 (stage-4 base).
+  // A demo of emergence in a minute: at 1e-4, code calls rise from 0.06 (steps 1-3) to 0.92 (steps
+  // 21-25), seed 1 (stage-6 base, test/rlLearns.test.ts).
   quick: { ...CLASSROOM, steps: 60, promptsPerStep: 8, groupSize: 8, minibatchSize: 16, learningRate: 1e-4, learningRateDecaySteps: 0, promptSampling: 'independent', testEvery: 10 },
   // Sized so that five runs (Nmax 0, 1, 2, 4, 8) and their evaluations finish in under an hour here.
   // More multi-step prompts than the classroom's: they are where a second call pays.
