@@ -87,9 +87,8 @@ const CLASSROOM: ExperimentConfig = {
   // first, the policy has moved, so the ratio leaves 1 and the clip acts.
   minibatchSize: 64,
   clipEps: 0.2,
-  // verl's default. It acts only on a token whose ratio passed 3; the presets make one update per
-  // step from the rollout's own log-probs (ratio 1), so it changes none of their numbers, and it
-  // guards runs set to several epochs or minibatches, where the ratio can run away.
+  // verl's default. It bounds the loss of a negative-advantage token only once its ratio passed 3,
+  // so it guards runs set to many epochs or minibatches, where the ratio can run away.
   dualClip: 3,
   valueClip: 0.2,
   valueCoef: 0.5,
