@@ -9,8 +9,10 @@ export function progressLine(done: number, total: number, startedMs: number, fig
 
 export function formatDuration(seconds: number): string {
   if (!Number.isFinite(seconds)) return '--';
-  const m = Math.floor(seconds / 60);
-  const s = Math.round(seconds % 60);
+  // Rounded once, so 539.6 s reads 9m00s, not 8m60s.
+  const whole = Math.round(seconds);
+  const m = Math.floor(whole / 60);
+  const s = whole % 60;
   return m > 0 ? `${m}m${String(s).padStart(2, '0')}s` : `${s}s`;
 }
 
