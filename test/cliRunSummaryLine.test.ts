@@ -1,6 +1,6 @@
-/** The line npm run train ends with: the run's directory, its steps, wall time and figures, computed by hand here. */
+/** What npm run train ends with: the run's directory, its steps, wall time and figures, computed by hand here, and the exit code. */
 import { describe, expect, it } from 'vitest';
-import { runSummaryLine } from '../src/cli/runSummaryLine';
+import { runEndReport, runSummaryLine } from '../src/cli/runSummaryLine';
 import { metricsAt } from './uiFixtures';
 
 describe('runSummaryLine', () => {
@@ -19,5 +19,28 @@ describe('runSummaryLine', () => {
 
   it('says so when no held-out test was run', () => {
     expect(runSummaryLine('interrupted; saved', 'r', 1, 5, 3, [metricsAt(1, { accuracy: 1 })])).toMatch(/^interrupted; saved: r, step 1\/5 in 3s; no held-out test; last 10 steps: accuracy 1\.00, code calls /);
+  });
+});
+
+describe('runEndReport', () => {
+  const history = [metricsAt(1, { accuracy: 1 }), metricsAt(2, { accuracy: 0 })];
+
+  it('exits 0 with the summary line when the run is done, 130 when it was interrupted and saved', () => {
+    expect(runEndReport({ status: 'done' }, 'runs/x', 2, 2, 3, history)).toEqual({ text: `\n${runSummaryLine('done', 'runs/x', 2, 2, 3, history)}\n`, exitCode: 0 });
+    const interrupted = runEndReport({ status: 'interrupted' }, 'runs/x', 2, 5, 3, history);
+    expect(interrupted.exitCode).toBe(130);
+    expect(interrupted.text).toMatch(/^\ninterrupted; saved: runs\/x, step 2\/5 /);
+  });
+
+  it('exits 1 when a step failed, naming the failed step, the step saved and the command that continues the run', () => {
+    const report = runEndReport({ status: 'failed', error: new Error('the interpreter did not start') }, 'runs/x', 2, 5, 3, history);
+    expect(report.exitCode).toBe(1);
+    expect(report.text.split('\n')).toEqual([
+      '',
+      'train: step 3 failed: Error: the interpreter did not start',
+      runSummaryLine('failed; saved at step 2', 'runs/x', 2, 5, 3, history),
+      'continue it with: npm run train -- --resume runs/x',
+      '',
+    ]);
   });
 });

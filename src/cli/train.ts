@@ -23,7 +23,7 @@ import { useNodeBackend, type NodeBackend } from '../node/tfBackend';
 import { argsOrExitCode, DEFAULT_BASE_CHECKPOINT, experimentFromFlags, joinNegativeValues, knobOptions, knobUsage, UsageError } from './cliArgs';
 import { drawProgress, progressLine, yieldToEventLoop } from './progress';
 import { openRunToResume, ResumeError, type ResumedRun } from './resumeRun';
-import { runSummaryLine } from './runSummaryLine';
+import { runEndReport } from './runSummaryLine';
 import { trainToBudget, type CompletedStep, type LoopOutcome } from './trainLoop';
 
 const USAGE = `usage: npm run train -- [--preset ${Object.keys(PRESETS).join('|')}] [--seed N] [--steps N] [--nmax N]
@@ -232,15 +232,9 @@ async function main(): Promise<number> {
       interrupted: () => interrupted,
     });
     const wall = await finish(outcome.saved);
-    const step = outcome.saved.progress.step;
-    if (outcome.status === 'failed') {
-      process.stderr.write(`\ntrain: step ${step + 1} failed: ${String(outcome.error)}\n`);
-      process.stderr.write(`${runSummaryLine(`failed; saved at step ${step}`, out, step, config.steps, wall, history)}\n`);
-      process.stderr.write(`continue it with: npm run train -- --resume ${out}\n`);
-      return 1;
-    }
-    process.stderr.write(`\n${runSummaryLine(outcome.status === 'interrupted' ? 'interrupted; saved' : 'done', out, step, config.steps, wall, history)}\n`);
-    return outcome.status === 'interrupted' ? 130 : 0;
+    const report = runEndReport(outcome, out, outcome.saved.progress.step, config.steps, wall, history);
+    process.stderr.write(report.text);
+    return report.exitCode;
   } finally {
     outcome?.saved.model.dispose();
     trainer.dispose();
