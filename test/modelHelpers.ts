@@ -1,12 +1,14 @@
 /**
- * Shared by the model and checkpoint tests: the wasm backend with gradients, and models with
- * large random weights (the GPT-2 init is so small that logits barely depend on the input, which
- * would let a wrong attention or position bias pass a numerical comparison).
+ * Shared by the model, checkpoint and RL-loss tests: the wasm backend with gradients (and a tensor
+ * leak check), and models with large random weights (the GPT-2 init is so small that logits barely
+ * depend on the input, which would let a wrong attention or position bias pass a numerical
+ * comparison).
  */
 import * as tf from '@tensorflow/tfjs-core';
 // tfjs-core alone registers no gradients; the tfjs union package normally does this import
 import '@tensorflow/tfjs-core/dist/register_all_gradients';
 import '@tensorflow/tfjs-backend-wasm';
+import { afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { GPTConfig } from '../src/core/model/config';
 import { GPT, weightSpecs } from '../src/core/model/gpt';
 import { Random } from '../src/core/random';
@@ -14,6 +16,18 @@ import { Random } from '../src/core/random';
 export async function useWasmBackend(): Promise<void> {
   await tf.setBackend('wasm');
   await tf.ready();
+}
+
+/** For a whole test file: the wasm backend, and every test must leave as many tensors as it found. */
+export function useWasmCheckingTensors(): void {
+  let tensorsBefore = 0;
+  beforeAll(useWasmBackend);
+  beforeEach(() => {
+    tensorsBefore = tf.memory().numTensors;
+  });
+  afterEach(() => {
+    expect(tf.memory().numTensors).toBe(tensorsBefore);
+  });
 }
 
 export const TINY_CONFIG: GPTConfig = { vocabSize: 7, contextLength: 8, nLayer: 1, nHead: 2, nEmbd: 4, mlpRatio: 2 };

@@ -1,20 +1,9 @@
 import * as tf from '@tensorflow/tfjs-core';
-import '@tensorflow/tfjs-backend-wasm';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clipByGlobalNorm } from '../src/core/rl/gradClip';
+import { useWasmCheckingTensors } from './modelHelpers';
 
-beforeAll(async () => {
-  await tf.setBackend('wasm');
-  await tf.ready();
-});
-
-let tensorsBefore = 0;
-beforeEach(() => {
-  tensorsBefore = tf.memory().numTensors;
-});
-afterEach(() => {
-  expect(tf.memory().numTensors).toBe(tensorsBefore);
-});
+useWasmCheckingTensors();
 
 // a = [3, 4] (norm 5), b = [[0, 0], [12, 0]] (norm 12): global norm sqrt(25 + 144) = 13
 function gradients(): tf.NamedTensorMap {

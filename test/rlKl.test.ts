@@ -1,23 +1,12 @@
 import * as tf from '@tensorflow/tfjs-core';
 // tfjs-core registers no gradients by itself (the tfjs union package does); the engine must too
 import '@tensorflow/tfjs-core/dist/register_all_gradients';
-import '@tensorflow/tfjs-backend-wasm';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KL_ESTIMATE_LIMIT, klPenalty, meanSampledKl, type KlEstimator } from '../src/core/rl/kl';
 import { Random } from '../src/core/random';
+import { useWasmCheckingTensors } from './modelHelpers';
 
-beforeAll(async () => {
-  await tf.setBackend('wasm');
-  await tf.ready();
-});
-
-let tensorsBefore = 0;
-beforeEach(() => {
-  tensorsBefore = tf.memory().numTensors;
-});
-afterEach(() => {
-  expect(tf.memory().numTensors).toBe(tensorsBefore);
-});
+useWasmCheckingTensors();
 
 function penalty(p: number[][], q: number[][], m: number[][], estimator: KlEstimator): number {
   return tf.tidy(() => klPenalty(tf.tensor2d(p), tf.tensor2d(q), tf.tensor2d(m), estimator).dataSync()[0]);

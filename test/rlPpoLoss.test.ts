@@ -1,22 +1,11 @@
 import * as tf from '@tensorflow/tfjs-core';
 // tfjs-core registers no gradients by itself (the tfjs union package does); the engine must too
 import '@tensorflow/tfjs-core/dist/register_all_gradients';
-import '@tensorflow/tfjs-backend-wasm';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clippedValueLoss, LOG_RATIO_LIMIT, maskedMean, ppoPolicyLoss, tokenLogProbsAndEntropy } from '../src/core/rl/ppoLoss';
+import { useWasmCheckingTensors } from './modelHelpers';
 
-beforeAll(async () => {
-  await tf.setBackend('wasm');
-  await tf.ready();
-});
-
-let tensorsBefore = 0;
-beforeEach(() => {
-  tensorsBefore = tf.memory().numTensors;
-});
-afterEach(() => {
-  expect(tf.memory().numTensors).toBe(tensorsBefore);
-});
+useWasmCheckingTensors();
 
 function expectClose(actual: ArrayLike<number>, expected: number[], digits = 5): void {
   expect(actual.length).toBe(expected.length);

@@ -1,18 +1,10 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configErrors, PRESETS, type Algorithm } from '../src/core/experiment';
 import { ppoObjective, type ObjectiveKnobs } from '../src/core/rl/ppoObjective';
-import { useWasmBackend } from './modelHelpers';
+import { useWasmCheckingTensors } from './modelHelpers';
 
-beforeAll(useWasmBackend);
-
-let tensorsBefore = 0;
-beforeEach(() => {
-  tensorsBefore = tf.memory().numTensors;
-});
-afterEach(() => {
-  expect(tf.memory().numTensors).toBe(tensorsBefore);
-});
+useWasmCheckingTensors();
 
 // One row of three response positions; the third is an environment token (mask 0) with wild numbers.
 //   policy log-probs p = [-1, -2, -9], old = p (ratio 1), advantages [1, -0.5, 7]:
