@@ -9,6 +9,7 @@ import { sandboxRunOptions, type ExperimentConfig } from '../experiment';
 import { OPENRLHF_COMMIT, OPENRLHF_VERSION, VERL_COMMIT, VERL_VERSION, type EngineName } from './engineVersions';
 import { openrlhfKnobArgs, PROMPT_TOKEN_BUDGET, verlKnobArgs } from './engineKnobs';
 import { exportSplits } from './exportSplits';
+import { inexactKnobLines } from './knobTable';
 import { jsonLines, OPENRLHF_INPUT_KEY, OPENRLHF_LABEL_KEY, openrlhfRows } from './openrlhfData';
 import { VERL_AGENT_LOOP, VERL_TOOL_NAME, verlParquet, verlRows } from './verlData';
 
@@ -169,7 +170,10 @@ function bundleReadme(req: BundleRequest, trainSize: number, testSize: number): 
 
 From ${req.source} (seed ${req.config.seed}, ${req.config.algorithm}, Nmax ${req.config.nmax}, ${req.config.format} format), for ${req.model}.
 ${trainSize} train and ${testSize} test problems, split as the lab splits them. Every knob is in run.sh;
-what does not map exactly is in the lab's docs/scale-out.md. experiment.json holds the lab's config.
+experiment.json holds the lab's config.
+
+What ${engine} does not reproduce exactly (the lab's docs/scale-out.md has the whole mapping):
+${inexactKnobLines(req.engine).join('\n')}
 
 Code calls run where TIR_SANDBOX_URL points: a SandboxFusion server's run_code endpoint
 (https://github.com/bytedance/SandboxFusion; its README gives the docker image). run.sh saves the choice to
