@@ -269,8 +269,8 @@ export function sandboxRunOptions(limits: Pick<ExperimentConfig, 'sandboxTimeout
  * A config saved before a knob existed, given the value that reproduces what its run did: kindMix
  * arithmetic only (the other kinds did not exist), a multiStep share of 0 in a kindMix saved
  * before that kind, dualClip 0 (there was no dual clip), learningRateDecaySteps 0 (the rate was
- * constant), promptSampling independent (each prompt was drawn on its own). Every other field is left as saved, for configErrors to judge. Not an object: returned
- * as it is.
+ * constant), promptSampling independent (each prompt was drawn on its own). Every other field is
+ * left as saved, for configErrors to judge. Not an object: returned as it is.
  */
 export function withSavedConfigDefaults<T>(config: T): T {
   if (typeof config !== 'object' || config === null) return config;

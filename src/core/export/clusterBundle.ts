@@ -6,7 +6,7 @@
  */
 import { OUTPUT_TRUNCATED_MARKER } from '../env/episode';
 import { sandboxRunOptions, type ExperimentConfig } from '../experiment';
-import { OPENRLHF_COMMIT, OPENRLHF_VERSION, VERL_COMMIT, VERL_VERSION, type EngineName } from './engineVersions';
+import { ENGINE_RELEASES, OPENRLHF_COMMIT, OPENRLHF_VERSION, VERL_COMMIT, VERL_VERSION, type EngineName } from './engineVersions';
 import { openrlhfKnobArgs, PROMPT_TOKEN_BUDGET, verlKnobArgs } from './engineKnobs';
 import { exportSplits } from './exportSplits';
 import { inexactKnobLines } from './knobTable';
@@ -165,7 +165,7 @@ ${continued(args)}
 }
 
 function bundleReadme(req: BundleRequest, trainSize: number, testSize: number): string {
-  const engine = req.engine === 'verl' ? `verl ${VERL_VERSION}` : `OpenRLHF ${OPENRLHF_VERSION}`;
+  const engine = ENGINE_RELEASES[req.engine];
   return `# TIR Lab experiment for ${engine}
 
 From ${req.source} (seed ${req.config.seed}, ${req.config.algorithm}, Nmax ${req.config.nmax}, ${req.config.format} format), for ${req.model}.

@@ -8,3 +8,6 @@ export const OPENRLHF_COMMIT = '3c3be6234e0cb353e76bb8019947db9dfe99fca7';
 
 export type EngineName = 'verl' | 'openrlhf';
 export const ENGINES: readonly EngineName[] = ['verl', 'openrlhf'];
+/** Each engine as people write it, and with the release the export was written against. */
+export const ENGINE_NAMES: Record<EngineName, string> = { verl: 'verl', openrlhf: 'OpenRLHF' };
+export const ENGINE_RELEASES: Record<EngineName, string> = { verl: `verl ${VERL_VERSION}`, openrlhf: `OpenRLHF ${OPENRLHF_VERSION}` };

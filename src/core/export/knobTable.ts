@@ -5,14 +5,12 @@
  */
 import type { ExperimentConfig } from '../experiment';
 import { KNOB_MAPPINGS, type KnobMapping } from './engineKnobs';
-import type { EngineName } from './engineVersions';
-
-const ENGINE_LABELS: Record<EngineName, string> = { verl: 'verl', openrlhf: 'OpenRLHF' };
+import { ENGINE_NAMES, ENGINES, type EngineName } from './engineVersions';
 
 const argsCell = (args: string[]) => (args.length === 0 ? '—' : args.map((arg) => `\`${arg}\``).join('<br>'));
 
 function fitCell({ fit }: KnobMapping): string {
-  return fit.verl === fit.openrlhf ? fit.verl : `verl ${fit.verl}, OpenRLHF ${fit.openrlhf}`;
+  return fit.verl === fit.openrlhf ? fit.verl : ENGINES.map((engine) => `${ENGINE_NAMES[engine]} ${fit[engine]}`).join(', ');
 }
 
 /** One markdown row per knob: the verl keys and OpenRLHF flags for `config`, the fit and the note. */
@@ -22,5 +20,5 @@ export function knobTableRows(config: ExperimentConfig): string[] {
 
 /** The knobs that `engine` reproduces only approximately or not at all, a line each with the reason. */
 export function inexactKnobLines(engine: EngineName): string[] {
-  return KNOB_MAPPINGS.filter((m) => m.fit[engine] !== 'exact').map((m) => `- ${m.knob} (${m.fit[engine]} in ${ENGINE_LABELS[engine]}): ${m.note}`);
+  return KNOB_MAPPINGS.filter((m) => m.fit[engine] !== 'exact').map((m) => `- ${m.knob} (${m.fit[engine]} in ${ENGINE_NAMES[engine]}): ${m.note}`);
 }

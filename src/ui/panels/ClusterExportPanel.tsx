@@ -4,13 +4,11 @@
  */
 import { useState } from 'react';
 import { configErrors } from '../../core/experiment';
-import { ENGINES, type EngineName } from '../../core/export/engineVersions';
+import { ENGINE_RELEASES, ENGINES, type EngineName } from '../../core/export/engineVersions';
 import { DEFAULT_START_MODEL } from '../../core/export/startModel';
 import { useLabState } from '../LabContext';
 import { downloadBytes } from '../persistence/download';
 import { selectedRun } from '../state/labStore';
-
-const ENGINE_LABELS: Record<EngineName, string> = { verl: 'verl 0.6.1', openrlhf: 'OpenRLHF 0.11.0' };
 
 export function ClusterExportPanel() {
   const config = useLabState((s) => s.config);
@@ -35,7 +33,7 @@ export function ClusterExportPanel() {
         <select id="cluster-engine" data-testid="cluster-engine" value={engine} onChange={(e) => setEngine(e.target.value as EngineName)}>
           {ENGINES.map((name) => (
             <option key={name} value={name}>
-              {ENGINE_LABELS[name]}
+              {ENGINE_RELEASES[name]}
             </option>
           ))}
         </select>
