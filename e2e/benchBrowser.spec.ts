@@ -87,7 +87,7 @@ test('a backend whose run fails reports { error } instead of throwing', async ({
     window.benchHarness.run({
       backend: 'wasm',
       sizeName: 'short',
-      sizes: { batch: 1, newTokens: 1, sandboxCalls: 1, step: {}, stepRuns: 1 },
+      sizes: { batch: 1, newTokens: 1, sandboxCalls: 1, step: {}, stepRuns: 1, matmul: { seconds: 0.01, largeSide: 16 } },
       model: { url: '/models/no-such-model/model.json' },
       sandboxPool: { size: 1, standby: 0 },
     }),

@@ -19,6 +19,21 @@ import {
   observed,
   resultFieldProblems,
 } from '../test/sandboxIsolationCorpus';
+import {
+  DAMAGE_STDLIB,
+  DEV_AND_PROC,
+  GUARD_OFF,
+  HOARD,
+  IMPORT_FROM_STDLIB,
+  INTERPRETER_KILLERS,
+  INVALID_BYTES,
+  LIST_DEV_AND_PROC,
+  MANY_FILES,
+  NEXT_INODE,
+  POSING_ERROR,
+  SET_TIMES,
+  TIMES,
+} from '../test/sandboxOutsideHeapCases';
 import { startStaticServer } from './staticServer';
 import { startTrapServer, type TrapServer } from './trapServer';
 
@@ -398,6 +413,101 @@ test.describe('isolation between programs in Chromium (issue 12)', () => {
     const result = await runChecked("f = open('/tmp/big', 'wb')\nfor i in range(100):\n    f.write(b'x' * 2**20)", ISOLATION_ATTACK_TIMEOUT_MS);
     expect(result.error?.message).toContain('No space left on device');
     expect(await probeAll()).toEqual(fresh);
+  });
+});
+
+test.describe('nothing outside the heap outlives a program in Chromium (issue 25)', () => {
+  test.describe.configure({ mode: 'serial' });
+  let tab: Page;
+
+  function runIn(code: string): Promise<TimedRunResult> {
+    const options = { timeoutMs: ISOLATION_ATTACK_TIMEOUT_MS, maxOutputBytes: MAX_OUTPUT_BYTES };
+    return tab.evaluate(([source, opts]) => window.sandboxHarness.run(source, opts), [code, options] as const);
+  }
+
+  async function runKept(code: string): Promise<{ result: TimedRunResult; kept: boolean }> {
+    await tab.evaluate(() => window.sandboxHarness.whenStandbyReady());
+    const before = await tab.evaluate(() => window.sandboxHarness.stats().recycled);
+    const result = await runIn(code);
+    expect(resultFieldProblems(result, MAX_OUTPUT_BYTES), JSON.stringify(result).slice(0, 500)).toEqual([]);
+    return { result, kept: (await tab.evaluate(() => window.sandboxHarness.stats().recycled)) === before };
+  }
+
+  test.beforeAll(async ({ browser }) => {
+    test.setTimeout(120_000);
+    tab = await browser.newPage();
+    await openHarness(tab);
+    await tab.evaluate(() => window.sandboxHarness.open({ pool: { size: 1, standby: 1 } }));
+  });
+
+  test.afterAll(async () => {
+    await tab.evaluate(() => window.sandboxHarness.close());
+    await tab.close();
+  });
+
+  test('1. the stdlib zip is read-only, and modules not loaded at start still import', async () => {
+    const { result, kept } = await runKept(DAMAGE_STDLIB);
+    expect(result.stdout).toBe('Read-only file system\nRead-only file system\n');
+    expect(kept).toBe(true);
+    expect(await runIn(IMPORT_FROM_STDLIB)).toMatchObject({ ok: true, stdout: '4/3 0.25 2\n' });
+  });
+
+  test('2. the inode counter, the scratch times, /dev and /proc are as they were', async () => {
+    const inode = (await runIn(NEXT_INODE)).stdout;
+    const times = (await runIn(TIMES)).stdout;
+    expect((await runKept(MANY_FILES)).kept).toBe(true);
+    expect((await runKept(SET_TIMES)).result.stdout).toBe('Read-only file system\n');
+    expect((await runKept(DEV_AND_PROC)).result.stdout).toBe('shm Read-only file system\nnull Read-only file system\nproc Read-only file system\n');
+    expect((await runIn(NEXT_INODE)).stdout).toBe(inode);
+    expect((await runIn(TIMES)).stdout).toBe(times);
+    expect((await runIn(LIST_DEV_AND_PROC)).stdout).toBe("['tmp'] False ['self']\n");
+  });
+
+  test('3. memory is charged wherever a program can put it, and hoarding programs cannot grow the tab', async () => {
+    await tab.evaluate(() => window.sandboxHarness.open({ pool: { size: 1, standby: 0 }, interpreter: { fileBytesPerRun: 2 ** 20 } }));
+    expect((await runIn(HOARD)).stdout).toBe(
+      'first write No space left on device\npipe No space left on device\nsymlinks No space left on device\ndirectories No space left on device\nshm Read-only file system\n',
+    );
+    // With the default budget: each of these held 2 GiB before, and the tab died after 7 of them.
+    await tab.evaluate(() => window.sandboxHarness.open({ pool: { size: 1, standby: 1 } }));
+    const hoard = `${GUARD_OFF}import os
+chunk = b'x' * 2**24
+kept = 0
+for i in range(64):
+    try:
+        open(f'/tmp/h{i}', 'wb').write(chunk)
+        kept += 1
+    except OSError:
+        break
+r, w = os.pipe()
+try:
+    for i in range(64):
+        os.write(w, chunk)
+except OSError:
+    pass
+print(kept)`;
+    for (let i = 0; i < 10; i++) expect(await runIn(hoard)).toMatchObject({ ok: true, stdout: '3\n' });
+    expect(await runIn('print(6*7)')).toMatchObject({ ok: true, stdout: '42\n' });
+  });
+
+  test('7. os._exit, os.umask and fcntl cost no worker; error types and the output cap are the host\'s', async () => {
+    const outcomes = [];
+    for (const code of INTERPRETER_KILLERS) {
+      const { result, kept } = await runKept(code);
+      outcomes.push([kept, result.ok, result.stdout, result.error?.type ?? null]);
+    }
+    expect(outcomes).toEqual([
+      [true, true, 'bye\n', null],
+      [true, false, '', 'SystemExit'],
+      [true, true, '0 0\n', null],
+      [true, true, 'True\n', null],
+    ]);
+    const posing = await runKept(POSING_ERROR);
+    expect(posing.result.error?.type).toBe('Exception');
+    expect(posing.kept).toBe(true);
+    const invalid = await runIn(INVALID_BYTES);
+    expect(new TextEncoder().encode(invalid.stdout).length).toBeLessThanOrEqual(MAX_OUTPUT_BYTES);
+    expect(invalid).toMatchObject({ truncated: true, error: { type: 'OutputLimit' } });
   });
 });
 

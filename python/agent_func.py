@@ -5,7 +5,8 @@ then on the closing fence; the code runs in the sandbox (tir_sandbox.py), and th
 back as environment feedback. OpenRLHF trains only on generated spans (action ranges), so the output
 block carries no loss, as in the lab. After Nmax executed calls the stop strings are dropped and the
 model must finish. The reward is reward.py's answer_reward on the whole response, with EOS told
-apart from the length cap by vLLM's finish reason.
+apart from the length cap by vLLM's finish reason, and EOS's own text (written into the text, since
+OpenRLHF samples with skip_special_tokens=False) left out of what is scored.
 
 The experiment's settings come from tir_config.json beside this file. The engine imports are
 guarded, so this file imports with the standard library alone (the lab's tests load it so).
@@ -45,17 +46,39 @@ def _next_params(sampling_params, stops):
     return params
 
 
-class _FinishReasonRecorder:
-    """Passes generation to the engine and keeps the last finish reason ("stop" or "length")."""
+class _GenerationRecorder:
+    """Passes generation to the engine and keeps how the last generation ended (vLLM's output)."""
 
-    def __init__(self, engine):
+    def __init__(self, engine, tokenizer):
         self.engine = engine
+        self.tokenizer = tokenizer
         self.last_finish_reason = None
+        self.last_output = None
 
     async def generate(self, *args, **kwargs):
         output = await self.engine.generate(*args, **kwargs)
-        self.last_finish_reason = output.outputs[0].finish_reason
+        self.last_output = output.outputs[0]
+        self.last_finish_reason = self.last_output.finish_reason
         return output
+
+    def policy_text(self, action_text):
+        """The last generation's text as the episode reads it.
+
+        vLLM's text ends at a stop string, but its token ids run to the end of the token that held
+        it: the text past the stop is added back (past an opening fence it is code the model wrote;
+        past a closing fence the episode drops it). When a token stopped it (EOS, or another stop
+        token: vLLM's stop_reason is then None or the token's id, not a string), vLLM writes that
+        token into the text, since OpenRLHF samples with skip_special_tokens=False and this agent
+        with include_stop_str_in_output=True (`Answer: 34<|endoftext|>`): that text is cut off.
+        """
+        out = self.last_output
+        if out is None or out.finish_reason != "stop" or len(out.token_ids) == 0:
+            return action_text
+        if isinstance(out.stop_reason, str):
+            whole = self.tokenizer.decode(list(out.token_ids), skip_special_tokens=False)
+            return whole if whole.startswith(action_text) else action_text
+        stop_token = self.tokenizer.decode([out.token_ids[-1]], skip_special_tokens=False)
+        return action_text[: -len(stop_token)] if stop_token and action_text.endswith(stop_token) else action_text
 
 
 class AgentInstance(AgentInstanceBase):
@@ -74,14 +97,14 @@ class AgentInstance(AgentInstanceBase):
 
     async def step(self, states, **kwargs):
         stops = self.episode.stop_strings()
-        action_text = states["action_text"]
+        action_text = states["action_text"] if self.recorder is None else self.recorder.policy_text(states["action_text"])
         action, _ = self.episode.push_policy_text(action_text)
         feedback = ""
         if action == EXECUTE:
             result = await asyncio.to_thread(run_code, self.episode.pending_code, CONFIG["sandbox_timeout_ms"] / 1000,
                                              CONFIG["max_output_bytes"])
             feedback = self.episode.push_tool_result(result)
-        elif action == CONTINUE and not any(action_text.endswith(stop) for stop in stops):
+        elif action == CONTINUE and not any(stop in action_text for stop in stops):
             # Neither fence: generation ended on EOS or at the length cap.
             cut = self.recorder is not None and self.recorder.last_finish_reason == "length"
             if cut:
@@ -105,7 +128,7 @@ class AgentExecutor(MultiTurnAgentExecutor):
         super().__init__(AgentInstance)
 
     async def execute(self, prompt, label, sampling_params, max_length, hf_tokenizer, llm_engine, images=None):
-        recorder = _FinishReasonRecorder(llm_engine)
+        recorder = _GenerationRecorder(llm_engine, hf_tokenizer)
         # A class per response binds its recorder without sharing state between concurrent responses.
         bound = type("BoundAgentInstance", (AgentInstance,), {"recorder": recorder})
         first = _next_params(sampling_params, [] if CONFIG["nmax"] == 0 else [TOOL_FORMATS[CONFIG["format"]]["code_open"]])

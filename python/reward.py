@@ -17,6 +17,9 @@ _ANSWER_LINE_START = re.compile(r"^ ?Answer:")
 _FINAL_ANSWER_LINE = re.compile(r"^ ?Answer: (0|-?[1-9][0-9]*)$")
 # Number.isSafeInteger in the lab: larger integers are not exact in a double, so they score 0 there.
 _MAX_SAFE_INTEGER = 2 ** 53 - 1
+# Its 16 digits: a longer answer is never safe, and is refused before int(), which raises past
+# sys.get_int_max_str_digits() (4300 by default) where the lab returns 0.
+_MAX_SAFE_DIGITS = len(str(_MAX_SAFE_INTEGER))
 
 
 def extract_final_answer(response):
@@ -28,7 +31,10 @@ def extract_final_answer(response):
     match = _FINAL_ANSWER_LINE.match(lines[-1])
     if match is None:
         return None
-    value = int(match.group(1))
+    digits = match.group(1)
+    if len(digits.lstrip("-")) > _MAX_SAFE_DIGITS:
+        return None
+    value = int(digits)
     return value if abs(value) <= _MAX_SAFE_INTEGER else None
 
 

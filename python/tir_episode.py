@@ -125,8 +125,9 @@ class ToolEpisode:
     def push_policy_text(self, text):
         """Feeds a generated chunk; returns (action, the rest of `text` after the action's character).
 
-        A stop string ends generation at the fence, so on a cluster the rest is empty; text generated
-        past an EXECUTE or DONE is not part of the response.
+        On a cluster a stop string ends generation at the fence's token, so the rest is what that
+        token held past the fence (vLLM returns whole tokens); text past an EXECUTE or DONE is not part
+        of the response.
         """
         for i, ch in enumerate(text):
             action = self.push_policy_char(ch)

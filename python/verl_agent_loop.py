@@ -23,7 +23,8 @@ from tir_episode import EXECUTE, ToolEpisode  # noqa: E402
 async def run_tir_episode(generate, run_code, encode, decode, prompt_ids, settings, response_length, eos_ids):
     """One response: returns (response_ids, response_mask, logprobs, reward, episode, metrics).
 
-    generate(ids, stop) -> (token ids, logprobs or None): the engine's continuation, stop string included.
+    generate(ids, stop) -> (token ids, logprobs or None): the engine's continuation, up to and including
+    the token that completed a stop string (or EOS, or as many tokens as the engine allows).
     run_code(code) -> a result dict for format_tool_output. settings: format, nmax, max_output_chars.
     """
     episode = ToolEpisode(settings["format"], settings["nmax"], settings["max_output_chars"])
@@ -41,7 +42,11 @@ async def run_tir_episode(generate, run_code, encode, decode, prompt_ids, settin
         ids = ids[:room]
         lps = list(lps)[: len(ids)] if lps is not None else [0.0] * len(ids)
         text = decode(ids)
-        stopped_on_fence = not cut and any(text.endswith(stop) for stop in stops)
+        # vLLM stops on a stop string found anywhere in the new text but returns the whole last token,
+        # so the text may run past the fence (the closing fence often shares a token with "\n"). The
+        # episode takes the text up to the fence that changes its state; characters past a closing
+        # fence stay in the ids (sampled, with their log-probs) but not in the scored response.
+        stopped_on_fence = not cut and any(stop in text for stop in stops)
         ended_with_eos = not cut and not stopped_on_fence and (len(ids) < room or (len(ids) > 0 and ids[-1] in eos_ids))
         response_ids += ids
         response_mask += [1] * len(ids)

@@ -25,7 +25,17 @@ export const STEP_SCHEMA: Schema = {
   sandboxCalls: 'number',
   sandboxCallSeconds: 'number',
   tensorsLeaked: 'number',
+  flops: 'number',
+  split: { kernels: 'number', readback: 'number', other: 'number' },
 };
+
+const ROOFLINE_PHASE_SCHEMA = {
+  gflops: 'number',
+  seconds: 'number',
+  gflopsPerSecond: 'number',
+  peakFraction: 'number',
+  split: { kernels: 'number', readback: 'number', other: 'number' },
+} as const satisfies Record<string, Schema>;
 
 /** BenchReport, field by field. */
 export const BENCH_REPORT_SCHEMA: Record<string, Schema> = {
@@ -48,4 +58,10 @@ export const BENCH_REPORT_SCHEMA: Record<string, Schema> = {
   readbackBytesPerTokenStep: 'number',
   kernelsPerTokenStep: 'object',
   tensorsLeakedPerStep: 'number',
+  roofline: {
+    matmul: { shapes: 'object', peakGflopsPerSecond: 'number' },
+    generate: ROOFLINE_PHASE_SCHEMA,
+    update: ROOFLINE_PHASE_SCHEMA,
+    step: { ...ROOFLINE_PHASE_SCHEMA, sandboxWaitSeconds: 'number' },
+  },
 };

@@ -47,6 +47,8 @@ describe('EXPERIMENT_PROPERTIES', () => {
         expect(error(otherValue(property))).toBeUndefined();
         expect(error(Object.fromEntries(property.parts.map(([part]) => [part, 0])))).toMatch(/not all 0$/);
         expect(error(Object.fromEntries(property.parts.slice(1).map(([part]) => [part, 1])))).toMatch(/not all 0$/);
+        // each share finite, their sum not: the lab and the URL refuse it as the CLI does
+        expect(error(Object.fromEntries(property.parts.map(([part]) => [part, 1e308])))).toMatch(/not all 0$/);
       }
     }
   });

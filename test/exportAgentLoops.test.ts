@@ -139,20 +139,24 @@ sys.modules.update({"torch": torch, "openrlhf": types.ModuleType("openrlhf"), "o
 sys.path.insert(0, ${JSON.stringify(bundleDir)})
 import agent_func
 class Engine:
-    """vLLM in characters: stops after a stop string (kept), at max_tokens ("length") or with EOS."""
+    """vLLM in characters: stops after a stop string (kept; stop_reason names it), at max_tokens
+    ("length") or with EOS (stop_reason None); EOS writes no text, as with skip_special_tokens."""
     def __init__(self, policy, results):
         self.policy = policy
     async def generate(self, ids, params):
         out = self.policy.next(params.stop)
         reason = "length" if len(out) > params.max_tokens else "stop"
         out = out[:params.max_tokens]
-        return types.SimpleNamespace(outputs=[types.SimpleNamespace(token_ids=out, text=decode(out), finish_reason=reason)])
+        text = decode(out)
+        stop_reason = next((s for s in params.stop if text.endswith(s)), None) if reason == "stop" else None
+        return types.SimpleNamespace(outputs=[types.SimpleNamespace(token_ids=out, text=text, finish_reason=reason, stop_reason=stop_reason)])
+tokenizer = types.SimpleNamespace(decode=lambda ids, skip_special_tokens=False: decode(ids))
 async def case(p):
     agent_func.CONFIG.update(format=p["format"], nmax=p["nmax"], max_output_chars=p["maxOutputChars"])
     results = iter(p["results"])
     agent_func.run_code = lambda code, timeout_s, max_bytes: next(results)
     params = types.SimpleNamespace(stop=None, include_stop_str_in_output=False, max_tokens=None)
-    out = await agent_func.AgentExecutor().execute("", "42", params, p["maxResponseTokens"], None, Engine(ScriptedPolicy(p["text"]), results))
+    out = await agent_func.AgentExecutor().execute("", "42", params, p["maxResponseTokens"], tokenizer, Engine(ScriptedPolicy(p["text"]), results))
     n = p["maxResponseTokens"]
     # OpenRLHF appends a whole feedback block past the budget; the lab cuts it at the cap.
     return {"tokens": tokens_of(out["tokens"])[:n], "mask": out["mask"][:n], "reward": out["reward"]}

@@ -17,7 +17,7 @@ function exportCli(args: string[]) {
 describe('npm run export', () => {
   it('writes the verl bundle from a preset with knob flags', () => {
     const out = join(root, 'verl');
-    const run = exportCli(['--engine', 'verl', '--preset', 'quick', '--nmax', '1', '--algo', 'grpo', '--train-size', '50', '--model', 'Qwen/Qwen2.5-1.5B', '--out', out]);
+    const run = exportCli(['--engine', 'verl', '--preset', 'quick', '--nmax', '1', '--algo', 'grpo', '--train-size', '50', '--model', 'Qwen/Qwen2.5-1.5B', '--micro-batch', '2', '--out', out]);
     expect(run.stderr).toMatch(/50 train, 144 test problems/);
     expect(run.status).toBe(0);
     for (const file of ['data/train.parquet', 'data/test.parquet', 'reward.py', 'tir_episode.py', 'tir_sandbox.py', 'verl_tool.py', 'verl_agent_loop.py', 'tool_config.yaml', 'agent_loop.yaml', 'run.sh', 'experiment.json', 'README.md']) {
@@ -31,6 +31,9 @@ describe('npm run export', () => {
     expect(script).toContain('MODEL="${MODEL:-Qwen/Qwen2.5-1.5B}"');
     expect(script).toContain('actor_rollout_ref.rollout.multi_turn.max_user_turns=1');
     expect(script).toContain('algorithm.adv_estimator=grpo');
+    // --micro-batch is run.sh's default, which MICRO_BATCH overrides at launch.
+    expect(script).toContain('MICRO_BATCH="${MICRO_BATCH:-2}"');
+    expect(script).toContain('  actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu="$MICRO_BATCH" \\');
   });
 
   it("writes the OpenRLHF bundle from a run directory's config", () => {
@@ -58,6 +61,9 @@ describe('npm run export', () => {
       ['--engine', 'verl', '--nmax', '99', '--out', join(root, 'x')],
       ['--engine', 'verl', '--train-size', '0', '--out', join(root, 'x')],
       ['--engine', 'verl', '--frobnicate', '--out', join(root, 'x')],
+      ['--engine', 'verl', '--micro-batch', '0', '--out', join(root, 'x')],
+      ['--engine', 'verl', '--micro-batch', '1.5', '--out', join(root, 'x')],
+      ['--engine', 'openrlhf', '--micro-batch', '2', '--out', join(root, 'x')],
     ];
     for (const args of cases) {
       const run = exportCli(args);

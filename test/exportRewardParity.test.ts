@@ -48,6 +48,9 @@ function gamingCases(p: Problem): RewardCase[] {
     ' Answer: 9007199254740991',
     ' Answer: 9007199254740992',
     ' Answer: 99999999999999999999',
+    // Past Python's integer-string limit (4300 digits by default), where int() raises.
+    ` Answer: ${'9'.repeat(4301)}`,
+    ` Answer: -${'1'.repeat(5000)}`,
     ` Answer: ${a} ${a}`,
     `\u00a0Answer: ${a}`,
     ` The answer is ${a}`,

@@ -128,6 +128,11 @@ describe('evaluation settings', () => {
     });
     expect(checkpointEpisodeLimits({ kind: 'base' }).format).toBe('zerotir');
     expect(checkpointEpisodeLimits({ config: { format: 'mystery' } }).format).toBe('zerotir');
+    // A checkpoint file's format is looked up as an own property: Object.prototype's members are no formats.
+    for (const format of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+      expect(checkpointEpisodeLimits({ config: { format } }).format).toBe('zerotir');
+      expect(checkpointEpisodeLimits({ kind: 'sft', sft: { format } }).format).toBe('zerotir');
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BASE_MODEL_CONFIG, GPTConfig } from '../src/core/model/config';
-import { alibiSlopes } from '../src/core/model/attention';
+import { alibiSlopes } from '../src/core/model/weights';
 import { GPT, weightSpecs } from '../src/core/model/gpt';
 import { randomModel, randomTokens, randomWeights, tensorsLeftBy, TINY_CONFIG, useWasmBackend } from './modelHelpers';
 

@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseSandboxBenchFlags } from '../src/cli/sandboxBenchFlags';
 
 const TSX = join('node_modules', '.bin', 'tsx');
 
@@ -50,8 +51,16 @@ describe('npm run sandbox', () => {
 
   it.each([
     [['--bogus', 'x.py'], 'unknown option --bogus'],
-    [['--timeout', 'soon', 'x.py'], '--timeout needs an integer >= 1'],
-    [['--max-output', '-1', 'x.py'], '--max-output needs an integer >= 0'],
+    [['--timeout', 'soon', 'x.py'], '--timeout needs an integer from 1 to 3600000'],
+    [['--max-output', '-1', 'x.py'], '--max-output needs an integer from 0 to 16777216'],
+    // Issue 25: 3e9 ms overflowed the timer, which then killed every run at 1 ms; Number() took these.
+    [['--timeout', '3000000000', 'x.py'], '--timeout needs an integer from 1 to 3600000'],
+    [['--timeout', '0x10', 'x.py'], '--timeout needs an integer from 1 to 3600000'],
+    [['--timeout', '1e3', 'x.py'], '--timeout needs an integer from 1 to 3600000'],
+    [['--timeout', ' 5', 'x.py'], '--timeout needs an integer from 1 to 3600000'],
+    [['--timeout', '', 'x.py'], '--timeout needs an integer from 1 to 3600000'],
+    [['--timeout'], '--timeout needs an integer from 1 to 3600000'],
+    [['--max-output', '99999999999', 'x.py'], '--max-output needs an integer from 0 to 16777216'],
     [[], 'no files given'],
     [['/nonexistent/missing.py'], 'cannot read /nonexistent/missing.py: ENOENT'],
   ])('exits 2 with usage for %j', (args, message) => {
@@ -59,5 +68,20 @@ describe('npm run sandbox', () => {
     expect(status).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toBe(`sandbox: ${message}\nusage: npm run --silent sandbox -- [--timeout MS] [--max-output BYTES] FILE.py...\n`);
+  });
+});
+
+describe('the sandbox benchmarks\' count flags', () => {
+  it('take positive integers in decimal digits', () => {
+    expect(parseSandboxBenchFlags(['--warm-calls', '300', '--cold-starts', '2'])).toEqual({ warmCalls: 300, coldStarts: 2 });
+  });
+
+  it.each([['0x10'], ['1e3'], [' 5'], [''], ['0'], ['-3'], ['2.5'], ['9999999999']])('refuse %j', (value) => {
+    expect(() => parseSandboxBenchFlags(['--warm-calls', value])).toThrow('bad argument --warm-calls');
+  });
+
+  it('refuse a name that is not one of theirs, inherited ones included', () => {
+    expect(() => parseSandboxBenchFlags(['constructor', '3'])).toThrow('bad argument constructor');
+    expect(() => parseSandboxBenchFlags(['--warm-calls'])).toThrow('bad argument --warm-calls');
   });
 });

@@ -51,6 +51,17 @@ print(oct(os.stat("/tmp/probe").st_mode), os.open("/tmp/probe", os.O_RDONLY))`,
   { name: 'an error', code: 'def f():\n    return 1 / 0\nf()' },
   { name: 'output at the cap', code: "import sys\nprint('\\u00e9' * 3)\nsys.stderr.write('warn\\n')\nprint('x' * 5000)" },
   { name: 'a timeout', code: 'while True:\n    pass', timeoutMs: 300 },
+  {
+    name: 'the file system below Python',
+    code: `import fcntl, os
+open('/tmp/ino', 'w').close()
+print(os.stat('/tmp/ino').st_ino, sorted(os.listdir('/dev')), sorted(os.listdir('/dev/shm')), sorted(os.listdir('/proc')))
+t, w, z = os.stat('/tmp'), os.stat('.'), os.stat('/lib/python314.zip')
+print(t.st_atime == t.st_mtime == t.st_ctime, w.st_atime == w.st_mtime == w.st_ctime, z.st_size, z.st_atime <= z.st_mtime + 1)
+print(os.path.isdir('/dev/null'), os.path.exists('/tmp/__proto__'), fcntl.fcntl(1, fcntl.F_GETFL))
+import fractions, statistics
+print(fractions.Fraction(1, 3) + 1, statistics.median([3, 1, 2]))`,
+  },
 ];
 
 export interface IsolationAttack {
@@ -201,6 +212,18 @@ pyodide_js.setInterruptBuffer(pyodide_js._module.HEAP8.constructor.new(1))`,
   },
   {
     category: 'result fields',
+    name: 'an exception class whose metaclass makes __mro__ and hashing raise, named like a host error',
+    code: `class Meta(type):
+    __mro__ = property(lambda cls: 1 / 0)
+    def __hash__(cls):
+        raise RuntimeError('no hash')
+class Timeout(Exception, metaclass=Meta):
+    pass
+Timeout.__name__ = 'InterpreterDied\\n\\x1b[2J'
+raise Timeout('forged')`,
+  },
+  {
+    category: 'result fields',
     name: 'fields the host owns, forged in the answer',
     code: `${RUNNER_GLOBALS}g['dumps'] = lambda o: '{"error": null, "stdout": 5, "truncated": "no", "ok": 1}'`,
   },
@@ -213,6 +236,71 @@ pyodide_js.setInterruptBuffer(pyodide_js._module.HEAP8.constructor.new(1))`,
     category: 'result fields',
     name: 'invalid JSON from the runner',
     code: `${RUNNER_GLOBALS}g['dumps'] = lambda o: '{"error": '`,
+  },
+  {
+    category: 'outside the heap',
+    name: 'the stdlib zip overwritten in place at its own size, its times put back',
+    code: `${RUNNER_GLOBALS}g['active_run'] = False
+import os
+path = '/lib/python314.zip'
+s = os.stat(path)
+fd = os.open(path, os.O_RDWR)
+os.pwrite(fd, b'\0' * 4096, s.st_size - 8192)
+os.utime(path, ns=(s.st_atime_ns, s.st_mtime_ns))`,
+  },
+  {
+    category: 'outside the heap',
+    name: 'the stdlib zip written through a shared mapping',
+    code: `${RUNNER_GLOBALS}g['active_run'] = False
+import mmap
+f = open('/lib/python314.zip', 'r+b')
+m = mmap.mmap(f.fileno(), 0)
+m[-4096:] = b'\0' * 4096
+m.flush()`,
+  },
+  {
+    category: 'outside the heap',
+    name: 'files named __proto__, which no directory listing shows',
+    code: "import os\nopen('/tmp/__proto__', 'w').write('kept')\nos.mkdir('/tmp/d')\nopen('/tmp/d/__proto__', 'w').write('kept')\nos.mkdir('__proto__')",
+  },
+  {
+    category: 'outside the heap',
+    name: 'the inode counter run far ahead through pipes',
+    code: 'import os\nfor i in range(3000):\n    r, w = os.pipe()\n    os.close(r)\n    os.close(w)',
+  },
+  {
+    category: 'outside the heap',
+    name: "times: the scratch directories', and the stdlib's through a descriptor and with nanoseconds",
+    code: `${RUNNER_GLOBALS}g['active_run'] = False
+import os
+os.utime('/tmp', (5, 5))
+os.utime('.', ns=(6, 6))
+os.utime(os.open('/lib/python314.zip', os.O_RDONLY), ns=(10**19, 10**19))`,
+  },
+  {
+    category: 'outside the heap',
+    name: '/dev and /proc: /dev/null renamed, a directory in /dev/shm, a symlink in /proc/self',
+    code: `${RUNNER_GLOBALS}g['active_run'] = False
+import os
+for action in (lambda: os.rename('/dev/null', '/tmp/null'), lambda: os.mkdir('/dev/shm/kept'), lambda: os.symlink('/tmp', '/proc/self/kept')):
+    try:
+        action()
+    except OSError:
+        pass`,
+  },
+  {
+    category: 'outside the heap',
+    name: "stdout's descriptor flags",
+    code: 'import fcntl, os\nfcntl.fcntl(1, fcntl.F_SETFL, os.O_APPEND | os.O_NONBLOCK)',
+  },
+  {
+    category: 'memory',
+    name: "a terminal's line buffer, past the guard",
+    code: `${RUNNER_GLOBALS}g['active_run'] = False
+try:
+    open('/dev/tty', 'w').write('x' * 10**7)
+except OSError:
+    pass`,
   },
   {
     category: 'memory',

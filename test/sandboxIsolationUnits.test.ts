@@ -1,9 +1,9 @@
 /**
- * The pure parts of interpreterIsolation.mjs: the heap cap written into a wasm binary, where the
- * byte cap may cut UTF-8 output, and the interrupt buffer Pyodide reads.
+ * The pure parts of interpreterIsolation.mjs: the heap cap written into a wasm binary, the output
+ * capture's budget in UTF-8 bytes of the text returned, and the interrupt buffer Pyodide reads.
  */
 import { describe, expect, it } from 'vitest';
-import { capWasmMemory, completeUtf8Length, consumingSignalView } from '../src/core/sandbox/interpreterIsolation.mjs';
+import { capWasmMemory, consumingSignalView, OutputCapture, utf8Length } from '../src/core/sandbox/interpreterIsolation.mjs';
 
 const PAGE = 65536;
 const HEADER = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
@@ -49,16 +49,45 @@ describe('capWasmMemory', () => {
   });
 });
 
-describe('completeUtf8Length', () => {
+describe('OutputCapture', () => {
   const bytes = (text: string) => new TextEncoder().encode(text);
-  it('keeps complete text and drops a sequence the cap cut short', () => {
-    expect(completeUtf8Length(bytes('abc'))).toBe(3);
-    expect(completeUtf8Length(bytes('aé'))).toBe(3);
-    expect(completeUtf8Length(bytes('aé').subarray(0, 2))).toBe(1);
-    expect(completeUtf8Length(bytes('a€').subarray(0, 3))).toBe(1);
-    expect(completeUtf8Length(bytes('a😀').subarray(0, 4))).toBe(1);
-    expect(completeUtf8Length(bytes('a😀'))).toBe(5);
-    expect(completeUtf8Length(new Uint8Array())).toBe(0);
+  function capture(maxBytes: number, writes: [('stdout' | 'stderr'), Uint8Array][]) {
+    let full = 0;
+    const output = new OutputCapture(maxBytes, () => full++);
+    for (const [stream, buffer] of writes) expect(output.write(stream, buffer)).toBe(buffer.length);
+    return { ...output.finish(), truncated: output.truncated, full };
+  }
+
+  it('keeps complete text within the cap, across writes that split a character', () => {
+    const smile = bytes('a\u{1F600}');
+    expect(capture(9, [['stdout', smile.subarray(0, 3)], ['stderr', bytes('\u00e9')], ['stdout', smile.subarray(3)]])).toEqual({
+      stdout: 'a\u{1F600}',
+      stderr: '\u00e9',
+      truncated: false,
+      full: 0,
+    });
+  });
+
+  it('drops a character the cap would cut, and everything after the write that passes it', () => {
+    expect(capture(4, [['stdout', bytes('a\u20ac\u20ac')], ['stderr', bytes('b')]])).toEqual({ stdout: 'a\u20ac', stderr: '', truncated: true, full: 1 });
+    expect(capture(2, [['stdout', bytes('a\u{1F600}')]])).toMatchObject({ stdout: 'a', truncated: true });
+  });
+
+  // Issue 25: the cap counted raw bytes, and each invalid byte came back as a three-byte U+FFFD.
+  it('counts invalid bytes as the U+FFFD they return as', () => {
+    const invalid = new Uint8Array(30).fill(0xff);
+    const result = capture(30, [['stdout', invalid]]);
+    expect(result).toMatchObject({ stdout: '\ufffd'.repeat(10), truncated: true, full: 1 });
+    expect(utf8Length(result.stdout)).toBe(30);
+  });
+
+  it('counts a sequence left incomplete at the end, which returns as U+FFFD too', () => {
+    expect(capture(4, [['stdout', new Uint8Array([0x61, 0xe2, 0x82])]])).toEqual({ stdout: 'a\ufffd', stderr: '', truncated: false, full: 0 });
+    expect(capture(3, [['stdout', new Uint8Array([0x61, 0xe2, 0x82])]])).toMatchObject({ stdout: 'a', truncated: true, full: 1 });
+  });
+
+  it('measures UTF-8 as TextEncoder does', () => {
+    for (const text of ['', 'abc', '\u00e9\u20ac\u{1F600}', '\ufffd\n']) expect(utf8Length(text)).toBe(bytes(text).length);
   });
 });
 

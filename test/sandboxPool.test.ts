@@ -137,6 +137,27 @@ describe('SandboxPool', () => {
     await pool.close();
   });
 
+  it('refuses run options outside their bounds, before anything runs (a 3e9 ms timer fires at once)', async () => {
+    const fake = fakeFactory();
+    const pool = new SandboxPool(fake.factory, { size: 1, standby: 0 });
+    for (const options of [{ timeoutMs: 3_000_000_000 }, { timeoutMs: 0 }, { timeoutMs: 1.5 }, { timeoutMs: Number.NaN }, { maxOutputBytes: -1 }, { maxOutputBytes: 2 ** 30 }]) {
+      await expect(pool.run('a', options)).rejects.toThrow(/^SandboxPool: (timeoutMs|maxOutputBytes) must be an integer from/);
+    }
+    await pool.run('b', { timeoutMs: 3_600_000, maxOutputBytes: 0 });
+    expect(fake.log.order).toEqual(['b']);
+    await pool.close();
+  });
+
+  it('gives the next call to the interpreter idle longest, which has had the most time to reset', async () => {
+    const fake = fakeFactory();
+    const pool = new SandboxPool(fake.factory, { size: 2, standby: 0 });
+    await pool.warmUp();
+    const served = [];
+    for (const code of ['a', 'b', 'c', 'd']) served.push((await pool.run(code)).stdout);
+    expect(served).toEqual(['i0:a', 'i1:b', 'i0:c', 'i1:d']);
+    await pool.close();
+  });
+
   it('replaces a recycled interpreter from the standby without a cold start on the caller path', async () => {
     const fake = fakeFactory();
     const pool = new SandboxPool(fake.factory, { size: 1, standby: 1 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RUNNER_ERROR_TYPES } from '../src/core/sandbox/pythonRunner';
 import { diedResult, killedResult, resultFromReply, type RunContext } from '../src/core/sandbox/runResult';
 
 const reply = (fields: Record<string, unknown> = {}) => ({
@@ -67,8 +68,14 @@ describe('sandbox run results', () => {
     ['an error type of ten million characters', reply({ output: JSON.stringify({ error: { type: 'E'.repeat(10_000_000), message: 'm' } }) })],
     ['an error type past 100 characters', reply({ output: JSON.stringify({ error: { type: 'E'.repeat(101), message: 'm' } }) })],
     ['an empty error type', reply({ output: JSON.stringify({ error: { type: '', message: 'm' } }) })],
-    ['an error message that is not text', reply({ output: JSON.stringify({ error: { type: 'E', message: ['m'] } }) })],
-    ['an error message past 4000 characters', reply({ output: JSON.stringify({ error: { type: 'E', message: 'm'.repeat(4001) } }) })],
+    ['an error message that is not text', reply({ output: JSON.stringify({ error: { type: 'ValueError', message: ['m'] } }) })],
+    ['an error message past 4000 characters', reply({ output: JSON.stringify({ error: { type: 'ValueError', message: 'm'.repeat(4001) } }) })],
+    // Issue 25: a Python class could take a host error type's name, with newlines and terminal codes.
+    ['an error type of the host (a class posing as Timeout)', reply({ output: JSON.stringify({ error: { type: 'Timeout', message: 'm' } }) })],
+    ['an error type with a newline and ANSI codes', reply({ output: JSON.stringify({ error: { type: 'ValueError\n\u001b[31mInterpreterDied', message: 'm' } }) })],
+    ['an error type the runner never reports', reply({ output: JSON.stringify({ error: { type: 'E', message: 'm' } }) })],
+    // Issue 25: the cap counted raw bytes, and each invalid byte came back as U+FFFD, three bytes.
+    ['output past the cap once decoded', reply({ stdout: '\ufffd'.repeat(20), stderr: 'y'.repeat(5) })],
     ['a failure that is not text', reply({ output: undefined, failure: { toString: 1 } })],
     ['a failure past 2000 characters', reply({ output: undefined, failure: 'f'.repeat(2001) })],
   ];
@@ -82,11 +89,19 @@ describe('sandbox run results', () => {
     });
   }
 
-  it('accepts the bounds themselves: a 100-character type, a 4000-character message, output at the cap', () => {
-    const error = { type: 'E'.repeat(100), message: '\u00e9'.repeat(4000) };
-    const { result, valid } = resultFromReply(reply({ output: JSON.stringify({ error }).replace(/\u00e9/g, '\\u00e9'), stdout: 'x'.repeat(60), stderr: 'y'.repeat(4) }), context());
+  it('accepts the bounds themselves: a 4000-character message, output at the cap in UTF-8 bytes', () => {
+    const error = { type: 'PendingDeprecationWarning', message: '\u00e9'.repeat(4000) };
+    const output = JSON.stringify({ error }).replace(/\u00e9/g, '\\u00e9');
+    const { result, valid } = resultFromReply(reply({ output, stdout: '\ufffd'.repeat(20), stderr: 'y'.repeat(4) }), context());
     expect(valid).toBe(true);
     expect(result.error).toEqual(error);
+  });
+
+  it('accepts every type the runner reports, and only those', () => {
+    for (const type of RUNNER_ERROR_TYPES) {
+      expect(resultFromReply(reply({ output: JSON.stringify({ error: { type, message: 'm' } }) }), context()).valid).toBe(true);
+    }
+    for (const type of ['Timeout', 'OutputLimit', 'InterpreterDied', 'InvalidResult', 'JSONDecodeError']) expect(RUNNER_ERROR_TYPES.has(type)).toBe(false);
   });
 
   it('reports a killed run as a Timeout without output', () => {

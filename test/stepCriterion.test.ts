@@ -10,6 +10,8 @@ function stepRun(nmax: number, total: number, sandboxCallSeconds: number): StepR
     sandboxCalls: 100,
     sandboxCallSeconds,
     tensorsLeaked: 0,
+    flops: 1e9,
+    split: { kernels: total / 2, readback: 0, other: total / 2 },
   };
 }
 

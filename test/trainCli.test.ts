@@ -3,7 +3,7 @@
  * the run takes the checkpoint's format unless told otherwise, and refuses a contradicting --format.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -120,6 +120,17 @@ describe('npm run train --resume', () => {
     expect(otherStart?.stderr).toContain('is not the one the run began from');
     expect(metricsOf(stopped)).toHaveLength(7);
   }, 240_000);
+
+  it("refuses a cut checkpoint in one line, not after 39 KB of the wasm backend's minified source (exit 2)", async () => {
+    const dir = join(out, 'cut');
+    mkdirSync(join(dir, 'checkpoint'), { recursive: true });
+    writeFileSync(join(dir, 'metrics.jsonl'), '');
+    copyFileSync('public/models/base/model.json', join(dir, 'checkpoint', 'model.json'));
+    writeFileSync(join(dir, 'checkpoint', 'weights.bin'), readFileSync('public/models/base/weights.bin').subarray(0, 100));
+    const cut = await failureOf(['--resume', dir]);
+    expect(cut?.code).toBe(2);
+    expect(cut?.stderr).toBe(`train: ${join(dir, 'checkpoint')}: checkpoint weights buffer has 100 bytes, too short for weight "wte"\n`);
+  }, 60_000);
 
   it('refuses a directory that is not a run, and knobs beside --resume', async () => {
     const notRun = await failureOf(['--resume', join(out, 'nowhere')]);

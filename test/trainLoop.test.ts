@@ -1,10 +1,11 @@
 /**
- * The CLI's step loop: a step that throws leaves the run saved at the last completed step, from
- * which a resumed trainer continues exactly as a run that never failed.
+ * The CLI's step loop: a step that throws, or is interrupted by Ctrl-C while in flight, leaves the
+ * run saved at the last completed step, from which a resumed trainer continues exactly as a run
+ * that never stopped.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { trainToBudget, type SteppedTrainer } from '../src/cli/trainLoop';
+import { Interrupt, trainToBudget, type SteppedTrainer } from '../src/cli/trainLoop';
 import type { GPT } from '../src/core/model/gpt';
 import type { StepMetrics } from '../src/core/metrics/stepMetrics';
 import { Trainer, type StepRecord } from '../src/core/rl/trainer';
@@ -51,7 +52,7 @@ describe('trainToBudget', () => {
     const model = randomModel(TINY_MODEL, 4);
     const trainer = new Trainer(model, settings, sandbox);
     const recorded: StepRecord[] = [];
-    const outcome = await trainToBudget(failingAfter(trainer, 3), model, 4, { record: (r) => void recorded.push(r), interrupted: () => false });
+    const outcome = await trainToBudget(failingAfter(trainer, 3), model, 4, { record: (r) => void recorded.push(r), interrupt: new Interrupt() });
     expect(outcome.status).toBe('failed');
     expect(outcome.status === 'failed' && String(outcome.error)).toContain('failed to start');
     expect(recorded.map((r) => r.metrics.step)).toEqual([1, 2]);
@@ -77,18 +78,88 @@ describe('trainToBudget', () => {
     const model = randomModel(TINY_MODEL, 4);
     const trainer = new Trainer(model, settings, sandbox);
     let steps = 0;
-    const done = await trainToBudget(trainer, model, 2, { record: () => void steps++, interrupted: () => false });
+    const saves: number[] = [];
+    const done = await trainToBudget(trainer, model, 2, {
+      record: () => void steps++,
+      completed: async (saved) => void saves.push(saved.progress.step),
+      interrupt: new Interrupt(),
+    });
+    expect(saves).toEqual([1, 2]);
     expect(done.status).toBe('done');
     expect([steps, done.saved.progress.step]).toEqual([2, 2]);
     expect(weightsOf(done.saved.model)).toEqual(weightsOf(model));
     done.saved.model.dispose();
 
-    const stopped = await trainToBudget(trainer, model, 10, { record: () => void steps++, interrupted: () => steps >= 3 });
+    // Ctrl-C between steps (here while step 3 is recorded): step 3 is kept.
+    const interrupt = new Interrupt();
+    const stopped = await trainToBudget(trainer, model, 10, {
+      record: () => {
+        if (++steps >= 3) interrupt.request();
+      },
+      interrupt,
+    });
     expect(stopped.status).toBe('interrupted');
     expect([steps, stopped.saved.progress.step]).toEqual([3, 3]);
     stopped.saved.model.dispose();
     trainer.dispose();
     model.dispose();
+    expect(tf.memory().numTensors).toBe(tensorsBefore);
+  });
+
+  it('abandons a step in flight at Ctrl-C, finished or not, keeping the step before it, from which a resumed run continues exactly', async () => {
+    const tensorsBefore = tf.memory().numTensors;
+    const straight = randomModel(TINY_MODEL, 4);
+    const uninterrupted = new Trainer(straight, settings, sandbox);
+    const expected: ReturnType<typeof reproducible>[] = [];
+    for (let i = 0; i < 4; i++) expected.push(reproducible((await uninterrupted.trainStep()).metrics));
+    uninterrupted.dispose();
+
+    // Step 3 runs to its end (weights and streams advanced) but Ctrl-C came while it ran: dropped.
+    const model = randomModel(TINY_MODEL, 4);
+    const trainer = new Trainer(model, settings, sandbox);
+    const interrupt = new Interrupt();
+    const finishedLate: SteppedTrainer = {
+      get step() {
+        return trainer.step;
+      },
+      async trainStep() {
+        const record = await trainer.trainStep();
+        if (trainer.step === 3) interrupt.request();
+        return record;
+      },
+      saveState: () => trainer.saveState(),
+    };
+    const recorded: number[] = [];
+    const late = await trainToBudget(finishedLate, model, 4, { record: (r) => void recorded.push(r.metrics.step), interrupt });
+    expect(late.status).toBe('interrupted');
+    expect(recorded).toEqual([1, 2]);
+    expect([trainer.step, late.saved.progress.step]).toEqual([3, 2]);
+
+    // A step that never ends (an interpreter restarting under load): the loop does not wait for it.
+    const hung = new Interrupt();
+    const never: SteppedTrainer = {
+      step: 0,
+      trainStep: () => {
+        setTimeout(() => hung.request(), 10);
+        return new Promise<StepRecord>(() => {});
+      },
+      saveState: () => trainer.saveState(),
+    };
+    const stopped = await trainToBudget(never, model, 4, { record: () => expect.fail('an abandoned step was recorded'), interrupt: hung });
+    expect(stopped.status).toBe('interrupted');
+    expect(stopped.saved.progress.step).toBe(3);
+    stopped.saved.model.dispose();
+    trainer.dispose();
+    model.dispose();
+
+    const start = randomModel(TINY_MODEL, 4);
+    const resumed = new Trainer(late.saved.model, settings, sandbox, { reference: start, progress: late.saved.progress });
+    const continued = [];
+    for (let i = 0; i < 2; i++) continued.push(reproducible((await resumed.trainStep()).metrics));
+    expect(continued).toEqual(expected.slice(2));
+    expect(weightsOf(late.saved.model)).toEqual(weightsOf(straight));
+    resumed.dispose();
+    for (const m of [straight, start, late.saved.model]) m.dispose();
     expect(tf.memory().numTensors).toBe(tensorsBefore);
   });
 });

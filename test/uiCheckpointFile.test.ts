@@ -54,6 +54,13 @@ describe('checkpoint files', () => {
     expect(decoded.step).toBe(20);
   });
 
+  it("refuses a run name or preset longer than a run file's, before anything is stored", () => {
+    for (const long of [{ name: 'n'.repeat(20 * 1024 * 1024) }, { preset: 'p'.repeat(201) }]) {
+      const text = encodeCheckpointFile({ manifest: manifest(), weights }, { ...run, ...long });
+      expect(() => decodeCheckpointFile(text)).toThrow("the checkpoint file's run name or preset is longer than 200 characters");
+    }
+  });
+
   it('takes the step from the manifest meta when the file has no run', () => {
     const decoded = decodeCheckpointFile(encodeCheckpointFile({ manifest: manifest(), weights }, null));
     expect(decoded.run).toBeNull();

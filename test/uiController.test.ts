@@ -60,7 +60,8 @@ describe('lab controller against a fake trainer', () => {
     expect(run.columns.accuracy).toEqual([null, 0.01, 0.02, 0.03]);
     expect(run.samples.map((s) => s.step)).toEqual([3, 3, 2, 2, 1, 1]);
     expect(store.getState().selectedRunId).toBe(run.id);
-    expect(fake.trainers[0].methods()).toEqual(['init', 'startRun', 'train', 'saveCheckpoint']);
+    // The run's state is saved after every step.
+    expect(fake.trainers[0].methods()).toEqual(['init', 'startRun', 'train', 'saveCheckpoint', 'saveCheckpoint', 'saveCheckpoint']);
     expect(fake.trainers[0].calls[1].args).toEqual([run.id, store.getState().config, undefined]);
 
     expect(await storedSteps(db, run.id)).toEqual([0, 1, 2, 3]);
@@ -108,7 +109,7 @@ describe('lab controller against a fake trainer', () => {
     );
   });
 
-  it('pauses between steps, and a reload continues the run from its last checkpoint', async () => {
+  it('pauses between steps, saves after every step, and a reload continues the run from its last checkpoint, asking before it deletes steps past it', async () => {
     const dbName = `ui-controller-reload-${++dbCount}`;
     const first = await lab({ steps: 50, dbName });
     await first.controller.start(false);
@@ -120,8 +121,8 @@ describe('lab controller against a fake trainer', () => {
     const runId = only(first.store.getState().runOrder);
     const pausedAt = first.store.getState().runs[runId].step;
     expect(first.store.getState().runs[runId].status).toBe('paused');
-    // Saved at step 10 while training, and again when train() returned.
-    expect(first.fake.trainers[0].methods().filter((m) => m === 'saveCheckpoint')).toHaveLength(2);
+    // Saved after every step; when train() returned the saved state was at its step already.
+    expect(first.fake.trainers[0].methods().filter((m) => m === 'saveCheckpoint')).toHaveLength(pausedAt);
     expect((await first.db.checkpoint(runId))?.step).toBe(pausedAt);
 
     // Pretend the page closed after two more steps were recorded but before their checkpoint.
@@ -139,8 +140,14 @@ describe('lab controller against a fake trainer', () => {
 
     // The worker's notice on what the checkpoint could not restore reaches the person, named by run.
     second.fake.trainers[0].startNotices = ['the checkpoint holds weights only'];
-    await second.controller.step();
+    const stepping = second.controller.step();
+    await untilState(second.store, (s) => s.restartQuestion !== null);
+    expect(second.store.getState().restartQuestion).toEqual({ runId, runName: restored.name, savedStep: pausedAt, lastStep: pausedAt + 2 });
+    expect(second.fake.trainers[0].methods()).toEqual(['init']);
+    second.controller.answerRestart('drop');
+    await stepping;
     await second.controller.flush();
+    expect(second.store.getState().restartQuestion).toBeNull();
     const [, startRun] = second.fake.trainers[0].calls;
     expect(startRun.method).toBe('startRun');
     expect((startRun.args[2] as { step: number }).step).toBe(pausedAt);
@@ -148,6 +155,79 @@ describe('lab controller against a fake trainer', () => {
     const after = second.store.getState().runs[runId];
     expect(after.columns.step.slice(-3)).toEqual([pausedAt - 1, pausedAt, pausedAt + 1]);
     expect(await storedSteps(second.db, runId)).toEqual(Array.from({ length: pausedAt + 2 }, (_, i) => i));
+  });
+
+  it('asked before steps past the saved state are deleted, keeps the curves as a finished run and trains a copy, or does nothing', async () => {
+    const dbName = `ui-controller-keep-${++dbCount}`;
+    const first = await lab({ steps: 20, dbName });
+    await first.controller.start(false);
+    for (let i = 0; i < 4; i++) await first.controller.step();
+    await first.controller.flush();
+    const runId = only(first.store.getState().runOrder);
+    expect((await first.db.checkpoint(runId))?.step).toBe(4);
+    // The page closed after steps 5 and 6 were recorded, before their state was saved.
+    const extra = metricsRows(first.store.getState().runs[runId].columns).slice(-1)[0];
+    await first.db.putStep(runId, { ...extra, step: 5 });
+    await first.db.putStep(runId, { ...extra, step: 6 });
+
+    const second = await lab({ steps: 20, dbName });
+    await second.controller.start(false);
+    const name = second.store.getState().runs[runId].name;
+    // The press, once its question is on screen (wrapped: an async function's promise result would be awaited with it).
+    const asked = async (press: () => Promise<void>) => {
+      const pressing = press();
+      await untilState(second.store, (s) => s.restartQuestion !== null);
+      return { pressing };
+    };
+    // Cancel: nothing changes, nothing reaches the worker.
+    const cancelled = await asked(() => second.controller.train());
+    second.controller.answerRestart('cancel');
+    await cancelled.pressing;
+    expect(second.store.getState().runs[runId].columns.step).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(second.fake.trainers[0].methods()).toEqual(['init']);
+    // A second press while asked is not a second question.
+    const stepping = await asked(() => second.controller.step());
+    await second.controller.train();
+    expect(second.fake.trainers[0].methods()).toEqual(['init']);
+    second.controller.answerRestart('keep');
+    await stepping.pressing;
+    await second.controller.flush();
+
+    const state = second.store.getState();
+    const kept = state.runs[runId];
+    expect(kept.status).toBe('finished');
+    expect(kept.columns.step).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    const copyId = state.runOrder[0];
+    const copy = state.runs[copyId];
+    expect(copy.name).toBe(`${name} from step 4`);
+    expect(state.selectedRunId).toBe(copyId);
+    expect(copy.columns.step).toEqual([0, 1, 2, 3, 4, 5]);
+    const startRun = second.fake.trainers[0].calls[1];
+    expect(startRun.args[0]).toBe(copyId);
+    expect((startRun.args[2] as { step: number }).step).toBe(4);
+    expect(await storedSteps(second.db, runId)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(await storedSteps(second.db, copyId)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(state.notices.at(-1)?.text).toBe(`"${name}" is kept as it was, finished at step 6; "${name} from step 4" trains on from step 4`);
+  });
+
+  it('a run with curves and no saved state asks before it starts again from step 0', async () => {
+    const dbName = `ui-controller-nostate-${++dbCount}`;
+    const first = await lab({ steps: 20, dbName });
+    await first.controller.start(false);
+    await first.controller.step();
+    await first.controller.flush();
+    const runId = only(first.store.getState().runOrder);
+    await first.db.deleteCheckpoint(runId);
+
+    const second = await lab({ steps: 20, dbName });
+    await second.controller.start(false);
+    const training = second.controller.step();
+    await untilState(second.store, (s) => s.restartQuestion !== null);
+    expect(second.store.getState().restartQuestion).toMatchObject({ runId, savedStep: null, lastStep: 1 });
+    second.controller.answerRestart('drop');
+    await training;
+    expect(second.store.getState().runs[runId].columns.step).toEqual([0, 1]);
+    expect((second.fake.trainers[0].calls[1].args[2] as unknown)).toBeUndefined();
   });
 
   it('after a reload the settings describe the run on the charts: the run the URL names, else the newest, else none', async () => {

@@ -81,9 +81,9 @@ describe('run files', () => {
     expect(() => decodeRunFile(fileWith({ format: 'tir-lab-checkpoint-file' }))).toThrow('not a TIR Lab run file: format is "tir-lab-checkpoint-file"');
     const text = encodeRunFile(run, checkpoint);
     expect(() => decodeRunFile(text.slice(0, text.length - 40))).toThrow('the file is not valid JSON (cut short or not a run file)');
-    expect(() => decodeRunFile(fileWith({ metrics: [metricsAt(0), metricsAt(2), metricsAt(1)] }))).toThrow('the run file\'s metrics are out of order at step 1');
-    expect(() => decodeRunFile(fileWith({ samples: [{ step: 1 }] }))).toThrow('the run file\'s sample 0 is malformed');
-    expect(() => decodeRunFile(fileWith({ config: { ...config, nmax: -3 } }))).toThrow(/the run's config in the file is invalid: .*Nmax/i);
+    expect(() => decodeRunFile(fileWith({ metrics: [metricsAt(0), metricsAt(2), metricsAt(1)] }))).toThrow("the run file's metrics[2] is out of step order (step 1 after step 2)");
+    expect(() => decodeRunFile(fileWith({ samples: [{ step: 1 }] }))).toThrow("the run file's samples[0].segments is not a list");
+    expect(() => decodeRunFile(fileWith({ config: { ...config, nmax: -3 } }))).toThrow(/the run file's config is invalid: .*Nmax/i);
     expect(() => decodeRunFile(fileWith({ startFrom: 'coldstart' }))).toThrow(/does not fit together: tool format must be/);
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PRESETS } from '../src/core/experiment';
-import { LAB_PRESETS } from '../src/ui/state/presets';
+import { choosePreset, createLabStore } from '../src/ui/state/labStore';
+import { LAB_PRESETS, labPreset } from '../src/ui/state/presets';
 import { defaultUrlState, parseLabUrl, serialiseLabHash, type UrlState } from '../src/ui/state/urlState';
 
 describe('URL state', () => {
@@ -126,6 +127,22 @@ describe('URL state', () => {
       "unknown backend 'tpu' (kept auto)",
       'sweep=1,x is not a list of Nmax values (whole numbers 0-16)',
     ]);
+  });
+
+  it("refuses Object.prototype's member names as presets, from the URL and from the preset menu", () => {
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+      expect(labPreset(name)).toBeUndefined();
+      for (const [search, hash] of [['', `#preset=${name}`], [`?preset=${name}`, '']]) {
+        const parsed = parseLabUrl(search, hash);
+        expect(parsed.state).toEqual(defaultUrlState());
+        expect(parsed.problems).toEqual([`unknown preset '${name}' (kept classroom)`]);
+      }
+      const store = createLabStore(defaultUrlState());
+      choosePreset(store, name);
+      expect(store.getState().preset).toBe('classroom');
+      expect(store.getState().config).toEqual(defaultUrlState().config);
+    }
+    expect(labPreset('quick')).toBe(LAB_PRESETS.quick);
   });
 
   it('reads a kind mix of four shares, from a link made before the multi-step kind, as none of that kind', () => {

@@ -9,7 +9,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
 import { countDispatches } from '../../src/bench/dispatchCounter';
-import { alibiSlopes } from '../../src/core/model/attention';
+import { alibiSlopes } from '../../src/core/model/weights';
 import { BASE_MODEL_CONFIG, type GPTConfig } from '../../src/core/model/config';
 import { alibiAttention, applyGradients, FUSED_KERNELS, geluGate, QKV_PART, rmsNorm, sampleRows, writeHeads } from '../../src/core/model/fusedOps';
 import { sampleFromLogits, sampleTokens } from '../../src/core/model/sampling';

@@ -12,6 +12,8 @@ import type { PythonSandbox } from '../core/sandbox/protocol';
 import { generateByRecompute, generateWithCache, round, type CachedGenerationRun, type GenerationRun } from './generationBench';
 import { benchStep, type StepRun } from './stepBench';
 import { benchUpdate, type UpdateRun } from './updateBench';
+import type { TimeSplit } from './dispatchCounter';
+import { measureMatmulPeak, modelMatmulShapes, type MatmulPeak } from './matmulPeak';
 
 export interface BenchSizes {
   /** Sequences decoded together (16 prompts x 8 samples, the classroom's step until it took 32). */
@@ -27,10 +29,19 @@ export interface BenchSizes {
    * run's warm-up does not fall on Nmax 2 alone.
    */
   stepRuns: number;
+  /** Least seconds each matmul shape of the roofline is timed, and the side of its large square product. */
+  matmul: { seconds: number; largeSide: number };
 }
 
 // The step of 16 prompts that docs/performance.md's figures measured, so they stay comparable.
-export const FULL_SIZES: BenchSizes = { batch: 128, newTokens: 128, sandboxCalls: 200, step: { promptsPerStep: 16, minibatchSize: 32 }, stepRuns: 3 };
+export const FULL_SIZES: BenchSizes = {
+  batch: 128,
+  newTokens: 128,
+  sandboxCalls: 200,
+  step: { promptsPerStep: 16, minibatchSize: 32 },
+  stepRuns: 3,
+  matmul: { seconds: 0.3, largeSide: 1024 },
+};
 
 /** For CI: the same code paths at a size that runs in well under a minute. */
 export const SHORT_SIZES: BenchSizes = {
@@ -39,6 +50,7 @@ export const SHORT_SIZES: BenchSizes = {
   sandboxCalls: 20,
   step: { promptsPerStep: 2, groupSize: 4, minibatchSize: 8, maxResponseTokens: 24 },
   stepRuns: 1,
+  matmul: { seconds: 0.02, largeSide: 256 },
 };
 
 export interface BenchReport {
@@ -63,6 +75,27 @@ export interface BenchReport {
   readbackBytesPerTokenStep: number;
   kernelsPerTokenStep: Record<string, number>;
   tensorsLeakedPerStep: number;
+  roofline: Roofline;
+}
+
+/** A phase's achieved rate against the same run's matmul peak, and where its time went. */
+export interface RooflinePhase {
+  gflops: number;
+  seconds: number;
+  gflopsPerSecond: number;
+  /** gflopsPerSecond / the matmul peak. */
+  peakFraction: number;
+  split: TimeSplit;
+}
+
+export interface Roofline {
+  matmul: MatmulPeak;
+  /** Generation through the KV cache (the run above). */
+  generate: RooflinePhase;
+  /** One PPO minibatch: forward, backward, Adam (the run above). */
+  update: RooflinePhase;
+  /** The Nmax 2 step (its median run): rollouts with the sandbox, reference log-probs, update. */
+  step: RooflinePhase & { sandboxWaitSeconds: number };
 }
 
 export interface BenchInputs {
@@ -100,6 +133,17 @@ export async function runBenchmark({ model, modelSource, sandbox, sizes, onPhase
     runs.nmax0.push(await benchStep(model, { ...preset, nmax: 0 }, sandbox));
   }
   const [nmax2, nmax0] = [medianRun(runs.nmax2), medianRun(runs.nmax0)];
+  phase('matmul peak');
+  // the update's chunks hold about 4,000 row-positions (28 rows of 144 at the full sizes)
+  const chunkRows = Math.min(sizes.batch * (sizes.newTokens + 17), 4096);
+  const matmul = await measureMatmulPeak(modelMatmulShapes(model.config, chunkRows, sizes.batch, sizes.matmul.largeSide), sizes.matmul.seconds);
+  const rooflinePhase = (flops: number, seconds: number, split: TimeSplit): RooflinePhase => ({
+    gflops: round(flops / 1e9, 3),
+    seconds,
+    gflopsPerSecond: round(flops / 1e9 / seconds, 2),
+    peakFraction: round(flops / 1e9 / seconds / matmul.peakGflopsPerSecond, 3),
+    split,
+  });
   const totals = { nmax2: runs.nmax2.map((r) => r.seconds.total), nmax0: runs.nmax0.map((r) => r.seconds.total) };
   return {
     backend: tf.getBackend(),
@@ -121,6 +165,12 @@ export async function runBenchmark({ model, modelSource, sandbox, sizes, onPhase
     readbackBytesPerTokenStep: cached.readbackBytesPerTokenStep,
     kernelsPerTokenStep: cached.kernelsPerTokenStep,
     tensorsLeakedPerStep: Math.max(...[...runs.nmax2, ...runs.nmax0].map((r) => r.tensorsLeaked)),
+    roofline: {
+      matmul,
+      generate: rooflinePhase(cached.flops, cached.seconds, cached.split),
+      update: rooflinePhase(update.flops, update.seconds, update.split),
+      step: { ...rooflinePhase(nmax2.flops, nmax2.seconds.total, nmax2.split), sandboxWaitSeconds: nmax2.seconds.execute },
+    },
   };
 }
 

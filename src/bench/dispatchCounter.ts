@@ -13,6 +13,13 @@ export interface DispatchCounts {
   readbackBytes: number;
   /** Kernel calls by name, for finding where a step spends its dispatches. */
   byKernel: Record<string, number>;
+  /**
+   * Milliseconds inside the engine's runKernel (outermost calls only): on wasm and cpu the kernels'
+   * whole work, on WebGPU and WebGL only their submission.
+   */
+  kernelMs: number;
+  /** Milliseconds inside read and readSync (an asynchronous read until its data arrived). */
+  readbackMs: number;
 }
 
 export interface DispatchCounter {
@@ -31,6 +38,9 @@ export function countDispatches(engine: Engine = tf.engine()): DispatchCounter {
   let kernels = 0;
   let readbacks = 0;
   let readbackBytes = 0;
+  let kernelMs = 0;
+  let readbackMs = 0;
+  let depth = 0;
   const countRead = (dataId: object) => {
     readbacks++;
     readbackBytes += engine.state.tensorInfo.get(dataId)?.bytes ?? 0;
@@ -40,22 +50,37 @@ export function countDispatches(engine: Engine = tf.engine()): DispatchCounter {
   engine.runKernel = function (this: Engine, ...args: Parameters<Engine['runKernel']>) {
     kernels++;
     byKernel[args[0]] = (byKernel[args[0]] ?? 0) + 1;
-    return original.runKernel.apply(this, args);
+    const started = performance.now();
+    depth++;
+    try {
+      return original.runKernel.apply(this, args);
+    } finally {
+      depth--;
+      if (depth === 0) kernelMs += performance.now() - started;
+    }
   } as Engine['runKernel'];
   engine.read = function (this: Engine, ...args: Parameters<Engine['read']>) {
     countRead(args[0]);
-    return original.read.apply(this, args);
+    const started = performance.now();
+    return original.read.apply(this, args).finally(() => (readbackMs += performance.now() - started));
   };
   engine.readSync = function (this: Engine, ...args: Parameters<Engine['readSync']>) {
     countRead(args[0]);
-    return original.readSync.apply(this, args);
+    const started = performance.now();
+    try {
+      return original.readSync.apply(this, args);
+    } finally {
+      readbackMs += performance.now() - started;
+    }
   };
   return {
-    counts: () => ({ kernels, readbacks, readbackBytes, byKernel: { ...byKernel } }),
+    counts: () => ({ kernels, readbacks, readbackBytes, byKernel: { ...byKernel }, kernelMs, readbackMs }),
     reset: () => {
       kernels = 0;
       readbacks = 0;
       readbackBytes = 0;
+      kernelMs = 0;
+      readbackMs = 0;
       byKernel = {};
     },
     stop: () => {
@@ -65,3 +90,18 @@ export function countDispatches(engine: Engine = tf.engine()): DispatchCounter {
     },
   };
 }
+
+/** Where a phase's wall time went, in seconds: inside kernels, inside readbacks, and the rest (JS between kernels). */
+export interface TimeSplit {
+  kernels: number;
+  readback: number;
+  other: number;
+}
+
+export function timeSplit(counts: DispatchCounts, wallSeconds: number): TimeSplit {
+  const kernels = counts.kernelMs / 1000;
+  const readback = counts.readbackMs / 1000;
+  return { kernels: round3(kernels), readback: round3(readback), other: round3(Math.max(0, wallSeconds - kernels - readback)) };
+}
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;

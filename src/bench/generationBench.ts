@@ -10,7 +10,8 @@ import { sampleTokens } from '../core/model/sampling';
 import { Random } from '../core/random';
 import { BOS } from '../core/tokenizer';
 import { decodeStep, readKeptValues } from '../core/env/rollout';
-import { countDispatches, type DispatchCounts } from './dispatchCounter';
+import { countDispatches, timeSplit, type DispatchCounts, type TimeSplit } from './dispatchCounter';
+import { countModelFlops } from './flops';
 
 export interface GenerationRun {
   batch: number;
@@ -26,6 +27,9 @@ export interface CachedGenerationRun extends GenerationRun {
   readbackBytesPerTokenStep: number;
   /** Kernel calls per token step by kernel name, largest first. */
   kernelsPerTokenStep: Record<string, number>;
+  /** The model FLOPs of the run (src/bench/flops.ts). */
+  flops: number;
+  split: TimeSplit;
 }
 
 /** `newTokens` tokens for each of `batch` sequences through the KV cache, from BOS, as a rollout's token steps. */
@@ -36,20 +40,24 @@ export async function generateWithCache(model: GPT, batch: number, newTokens: nu
   const kept: tf.Tensor1D[] = [];
   const counter = countDispatches();
   const started = performance.now();
+  let flops = 0;
   try {
-    for (let t = 0; t < newTokens; t++) {
-      const sampled = await decodeStep(model, cache, feed, 1, rng);
-      kept.push(sampled.values);
-      feed = sampled.tokens;
-    }
-    await readKeptValues(kept);
+    ({ flops } = await countModelFlops(async () => {
+      for (let t = 0; t < newTokens; t++) {
+        const sampled = await decodeStep(model, cache, feed, 1, rng);
+        kept.push(sampled.values);
+        feed = sampled.tokens;
+      }
+      await readKeptValues(kept);
+    }));
   } finally {
     counter.stop();
     cache.dispose();
     tf.dispose(kept);
   }
   const seconds = (performance.now() - started) / 1000;
-  return { ...rates(batch, newTokens, seconds), ...perStep(counter.counts(), newTokens) };
+  const counts = counter.counts();
+  return { ...rates(batch, newTokens, seconds), ...perStep(counts, newTokens), flops, split: timeSplit(counts, seconds) };
 }
 
 /** The same generation without a cache: step t runs `forward` over all t positions so far. */

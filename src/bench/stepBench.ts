@@ -9,6 +9,8 @@ import type { ExperimentConfig } from '../core/experiment';
 import type { GPT } from '../core/model/gpt';
 import { Trainer } from '../core/rl/trainer';
 import type { PythonSandbox } from '../core/sandbox/protocol';
+import { countDispatches, timeSplit, type TimeSplit } from './dispatchCounter';
+import { countModelFlops } from './flops';
 import { round } from './generationBench';
 
 export interface StepRun {
@@ -20,6 +22,10 @@ export interface StepRun {
   /** Sum of the calls' own durations, as if run one after another. */
   sandboxCallSeconds: number;
   tensorsLeaked: number;
+  /** The model FLOPs of the step: rollouts, the reference's log-probs and the update (src/bench/flops.ts). */
+  flops: number;
+  /** The step's wall time split; `other` includes the sandbox waits (seconds.execute) and the JS between kernels. */
+  split: TimeSplit;
 }
 
 export async function benchStep(model: GPT, config: ExperimentConfig, sandbox: PythonSandbox): Promise<StepRun> {
@@ -40,12 +46,17 @@ export async function benchStep(model: GPT, config: ExperimentConfig, sandbox: P
   const trained = model.copy();
   const trainer = new Trainer(trained, config, timed);
   let record;
+  let flops: number;
+  const counter = countDispatches();
+  const started = performance.now();
   try {
-    record = await trainer.trainStep();
+    ({ result: record, flops } = await countModelFlops(() => trainer.trainStep()));
   } finally {
+    counter.stop();
     trainer.dispose();
     trained.dispose();
   }
+  const wallSeconds = (performance.now() - started) / 1000;
   const { generate, execute, update } = record.metrics.seconds!;
   const responses = config.promptsPerStep * config.groupSize;
   return {
@@ -56,6 +67,8 @@ export async function benchStep(model: GPT, config: ExperimentConfig, sandbox: P
     sandboxCalls: calls.count,
     sandboxCallSeconds: round(calls.ms / 1000, 3),
     tensorsLeaked: tf.memory().numTensors - tensorsBefore,
+    flops,
+    split: timeSplit(counter.counts(), wallSeconds),
   };
 }
 

@@ -10,6 +10,8 @@ import { Random } from '../core/random';
 import { BOS } from '../core/tokenizer';
 import { policyUpdate } from '../core/rl/policyUpdate';
 import type { TrainingSequence } from '../core/rl/trainingBatch';
+import { countDispatches, timeSplit, type TimeSplit } from './dispatchCounter';
+import { countModelFlops } from './flops';
 import { round } from './generationBench';
 
 export interface UpdateRun {
@@ -18,6 +20,9 @@ export interface UpdateRun {
   tokens: number;
   seconds: number;
   tokensPerSecond: number;
+  /** The model FLOPs of the update (src/bench/flops.ts). */
+  flops: number;
+  split: TimeSplit;
 }
 
 const PROMPT_TOKENS = 16;
@@ -47,11 +52,17 @@ export async function benchUpdate(model: GPT, config: ExperimentConfig, rows: nu
     const V = model.config.vocabSize;
     await policyUpdate(trained, optimizer, syntheticSequences(Math.min(rows, 4), responseTokens, V, 1), settings, new Random(1));
     const sequences = syntheticSequences(rows, responseTokens, V, 2);
+    const counter = countDispatches();
     const started = performance.now();
-    await policyUpdate(trained, optimizer, sequences, settings, new Random(2));
+    let flops: number;
+    try {
+      ({ flops } = await countModelFlops(() => policyUpdate(trained, optimizer, sequences, settings, new Random(2))));
+    } finally {
+      counter.stop();
+    }
     const seconds = (performance.now() - started) / 1000;
     const tokens = rows * (PROMPT_TOKENS + responseTokens);
-    return { sequences: rows, tokens, seconds: round(seconds, 3), tokensPerSecond: round(tokens / seconds, 1) };
+    return { sequences: rows, tokens, seconds: round(seconds, 3), tokensPerSecond: round(tokens / seconds, 1), flops, split: timeSplit(counter.counts(), seconds) };
   } finally {
     optimizer.dispose();
     trained.dispose();

@@ -42,6 +42,7 @@ const MEDIUM_SIZES: BenchSizes = {
   sandboxCalls: 100,
   step: { promptsPerStep: 4, groupSize: 8, minibatchSize: 32 },
   stepRuns: 1,
+  matmul: { seconds: 0.1, largeSide: 512 },
 };
 const SIZES = { full: FULL_SIZES, medium: MEDIUM_SIZES, short: SHORT_SIZES } as const;
 type SizeName = keyof typeof SIZES;

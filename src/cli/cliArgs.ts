@@ -43,7 +43,8 @@ export function knobOptions(): Record<string, { type: 'string' }> {
 
 /** The preset with the flags applied; throws UsageError naming each bad flag. */
 export function experimentFromFlags(presetName: string, flags: Record<string, string | boolean | undefined>): ExperimentConfig {
-  const preset = PRESETS[presetName];
+  // own properties only: `--preset constructor` must not find Object's
+  const preset = Object.hasOwn(PRESETS, presetName) ? PRESETS[presetName] : undefined;
   if (!preset) throw new UsageError(`unknown preset '${presetName}' (known: ${Object.keys(PRESETS).join(', ')})`);
   return withKnobFlags(preset, flags);
 }
@@ -57,8 +58,8 @@ export function withKnobFlags(base: ExperimentConfig, flags: Record<string, stri
     const raw = flags[flag];
     if (typeof raw !== 'string') continue;
     if (property.kind === 'number') {
-      const value = Number(raw);
-      if (raw.trim() === '' || !Number.isFinite(value)) throw new UsageError(`--${flag} needs a number, got '${raw}'`);
+      const value = decimalNumber(raw);
+      if (value === null) throw new UsageError(`--${flag} needs a number, got '${raw}'`);
       fields[property.key] = value;
     } else if (property.kind === 'choice') {
       // configErrors names the allowed values when this is not one of them.
@@ -72,13 +73,41 @@ export function withKnobFlags(base: ExperimentConfig, flags: Record<string, stri
   return config;
 }
 
-/** `--tier-mix E,M,H` or `--kind-mix A,C,S,E,M` as shares by part; their bounds are for configErrors to judge. */
+/**
+ * `--tier-mix E,M,H` or `--kind-mix A,C,S,E,M` as shares by part; their bounds are for configErrors
+ * to judge, but for a sum that overflows: 1e308 three times adds up to Infinity, and every share
+ * divided by it to 0.
+ */
 function mixFromFlag(property: Extract<ExperimentProperty, { kind: 'mix' }>, raw: string): Record<string, number> {
-  const parts = raw.split(',').map((x) => (x.trim() === '' ? NaN : Number(x)));
-  if (parts.length !== property.parts.length || parts.some((p) => !Number.isFinite(p))) {
-    throw new UsageError(`--${kebab(property.key)} needs ${property.parts.length} numbers ${property.parts.map(([part]) => part).join(',')}, got '${raw}'`);
+  const parts = raw.split(',').map(decimalNumber);
+  const flag = `--${kebab(property.key)}`;
+  if (parts.length !== property.parts.length || parts.some((p) => p === null)) {
+    throw new UsageError(`${flag} needs ${property.parts.length} numbers ${property.parts.map(([part]) => part).join(',')}, got '${raw}'`);
   }
-  return Object.fromEntries(property.parts.map(([part], i) => [part, parts[i]]));
+  const shares = parts as number[];
+  if (!Number.isFinite(shares.reduce((a, b) => a + b, 0))) throw new UsageError(`${flag} shares add up past the largest number, got '${raw}'`);
+  return Object.fromEntries(property.parts.map(([part], i) => [part, shares[i]]));
+}
+
+/** Digits with an optional sign, point and exponent: what a flag's number may look like. */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/**
+ * `raw` as a number when it is written in decimal and finite, else null. Number() alone takes
+ * `0x10` (16), `0b11`, `0o7`, ' 5 ', '' (0) and 'Infinity'.
+ */
+export function decimalNumber(raw: string): number | null {
+  const value = Number(raw);
+  return DECIMAL.test(raw) && Number.isFinite(value) ? value : null;
+}
+
+/** `raw` as a whole number from `min` to `max`, or a UsageError naming --flag. */
+export function wholeNumberFlag(flag: string, raw: string, min: number, max: number): number {
+  const value = decimalNumber(raw);
+  if (value === null || !Number.isInteger(value) || value < min || value > max) {
+    throw new UsageError(`--${flag} needs a whole number from ${min} to ${max}, got '${raw}'`);
+  }
+  return value;
 }
 
 /** `--kind-mix A,C,S,E,M` as a kind mix (pretrain's flag too); its shares' bounds are for the caller's validation to judge. */

@@ -26,7 +26,7 @@ import {
 } from '../core/metrics/runComparison';
 import { FINAL_WINDOW } from '../core/metrics/runSummary';
 import { emptyStepMetrics, type StepMetrics } from '../core/metrics/stepMetrics';
-import { argsOrExitCode, UsageError } from './cliArgs';
+import { argsOrExitCode, decimalNumber, UsageError } from './cliArgs';
 
 const USAGE = `usage: npm run compare -- [--reference DIR] [--target X] [--json] [--eval FILE]... DIR|FILE...
   DIR          a run directory written by npm run train (metrics.jsonl, summary.json, checkpoint/)
@@ -69,8 +69,8 @@ export function parseCompareArgs(argv: string[]): CompareArgs | 'help' {
   if (values.help) return 'help';
   let target: number | null = null;
   if (values.target !== undefined) {
-    target = Number(values.target);
-    if (values.target.trim() === '' || !(target >= 0 && target <= 1)) throw new UsageError(`--target needs a number from 0 to 1, got '${values.target}'`);
+    target = decimalNumber(values.target);
+    if (target === null || !(target >= 0 && target <= 1)) throw new UsageError(`--target needs a number from 0 to 1, got '${values.target}'`);
   }
   const reference = values.reference ?? null;
   const evalFiles = values.eval ?? [];

@@ -16,7 +16,8 @@ import { evalSet } from '../core/tasks/splits';
 import { loadCheckpointDir } from '../node/checkpointFiles';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
 import { useNodeBackend } from '../node/tfBackend';
-import { argsOrExitCode, parseStringFlags, UsageError } from './cliArgs';
+import { argsOrExitCode, decimalNumber, parseStringFlags, UsageError, wholeNumberFlag } from './cliArgs';
+import { runMain } from './runMain';
 import { formatDuration } from './progress';
 
 const USAGE = `usage: npm run eval -- --checkpoint DIR [--nmax 0,1,2,4] [--k 8] [--temperature 1] [--top-p 0.7]
@@ -34,37 +35,29 @@ interface EvalArgs {
   out: string | null;
 }
 
-function wholeNumber(flag: string, raw: string, min: number, max: number): number {
-  const value = Number(raw);
-  if (raw.trim() === '' || !Number.isInteger(value) || value < min || value > max) {
-    throw new UsageError(`--${flag} needs a whole number from ${min} to ${max}, got '${raw}'`);
-  }
-  return value;
-}
-
 function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
   const values = parseStringFlags(argv, ['checkpoint', 'nmax', 'k', 'temperature', 'top-p', 'seed', 'format', 'max-response-tokens', 'out']);
   if (values.help) return 'help';
   const str = (k: string) => values[k] as string | undefined;
   const checkpoint = str('checkpoint');
   if (checkpoint === undefined) throw new UsageError('--checkpoint DIR is required');
-  const nmaxList = (str('nmax') ?? '0,1,2,4').split(',').map((n) => wholeNumber('nmax', n, 0, 16));
-  const temperature = Number(str('temperature') ?? '1');
-  if (!(temperature >= 0 && temperature <= 5)) throw new UsageError(`--temperature needs a number from 0 to 5, got '${str('temperature')}'`);
-  const topP = Number(str('top-p') ?? '0.7');
-  if (!(topP > 0 && topP <= 1)) throw new UsageError(`--top-p needs a number in (0, 1], got '${str('top-p')}'`);
+  const nmaxList = (str('nmax') ?? '0,1,2,4').split(',').map((n) => wholeNumberFlag('nmax', n, 0, 16));
+  const temperature = decimalNumber(str('temperature') ?? '1');
+  if (temperature === null || !(temperature >= 0 && temperature <= 5)) throw new UsageError(`--temperature needs a number from 0 to 5, got '${str('temperature')}'`);
+  const topP = decimalNumber(str('top-p') ?? '0.7');
+  if (topP === null || !(topP > 0 && topP <= 1)) throw new UsageError(`--top-p needs a number in (0, 1], got '${str('top-p')}'`);
   const format = str('format') ?? null;
   if (format !== null && !(format in TOOL_FORMATS)) throw new UsageError(`--format must be zerotir or retool, got '${format}'`);
   const maxTokens = str('max-response-tokens');
   return {
     checkpoint,
     nmaxList,
-    k: wholeNumber('k', str('k') ?? '8', 1, 256),
+    k: wholeNumberFlag('k', str('k') ?? '8', 1, 256),
     temperature,
     topP,
-    seed: wholeNumber('seed', str('seed') ?? '0', 0, 2 ** 31 - 1),
+    seed: wholeNumberFlag('seed', str('seed') ?? '0', 0, 2 ** 31 - 1),
     format: format as ToolFormatName | null,
-    maxResponseTokens: maxTokens === undefined ? null : wholeNumber('max-response-tokens', maxTokens, 8, 224),
+    maxResponseTokens: maxTokens === undefined ? null : wholeNumberFlag('max-response-tokens', maxTokens, 8, 224),
     out: str('out') ?? null,
   };
 }
@@ -114,4 +107,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-process.exitCode = await main();
+await runMain('eval', main);

@@ -1,5 +1,5 @@
 /**
- * npm run export -- --engine verl|openrlhf (--preset NAME | --run DIR) [knobs] --model HF_ID --out DIR
+ * npm run export -- --engine verl|openrlhf (--preset NAME | --run DIR) [knobs] --model HF_ID [--micro-batch N] --out DIR
  *
  * Writes the experiment as a directory a cluster engine runs (src/core/export/clusterBundle.ts):
  * the data split as the lab splits it, the lab's reward and tool loop in Python, run.sh with every
@@ -10,21 +10,23 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configErrors, DEFAULT_PRESET, PRESETS, withSavedConfigDefaults, type ExperimentConfig } from '../core/experiment';
-import { clusterBundle, PYTHON_FILES } from '../core/export/clusterBundle';
+import { clusterBundle, DEFAULT_MICRO_BATCH_CAP, PYTHON_FILES } from '../core/export/clusterBundle';
 import { ENGINES, type EngineName } from '../core/export/engineVersions';
 import { defaultTrainSize } from '../core/export/exportSplits';
 import { DEFAULT_START_MODEL } from '../core/export/startModel';
-import { argsOrExitCode, knobOptions, knobUsage, parseStringFlags, UsageError, withKnobFlags } from './cliArgs';
+import { argsOrExitCode, knobOptions, knobUsage, parseStringFlags, UsageError, wholeNumberFlag, withKnobFlags } from './cliArgs';
 
 const PYTHON_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'python');
 
 const USAGE = `usage: npm run export -- --engine ${ENGINES.join('|')} (--preset ${Object.keys(PRESETS).join('|')} | --run DIR)
-                         [--model HF_ID] [--train-size N] --out DIR [knobs]
+                         [--model HF_ID] [--train-size N] [--micro-batch N] --out DIR [knobs]
   --engine      the cluster engine: verl (0.6.1) or openrlhf (0.11.0)
   --preset      a lab preset (default ${DEFAULT_PRESET}), or
   --run DIR     a run directory written by npm run train (its config)
   --model       the Hugging Face model id or path to start from (default ${DEFAULT_START_MODEL})
   --train-size  train problems to draw (default steps x prompts-per-step)
+  --micro-batch verl: sequences per GPU in each forward pass; must divide each GPU's share of a
+                mini-batch (default: run.sh derives it from GPUS, at most ${DEFAULT_MICRO_BATCH_CAP})
   --out         the directory to write
 knobs (each overrides the preset's or the run's value):
 ${knobUsage()}`;
@@ -35,6 +37,7 @@ interface ExportArgs {
   source: string;
   model: string;
   trainSize: number;
+  microBatchPerGpu?: number;
   out: string;
 }
 
@@ -53,7 +56,7 @@ function runConfig(dir: string): ExperimentConfig {
 }
 
 function parseExportArgs(argv: string[]): ExportArgs | 'help' {
-  const flags = parseStringFlags(argv, [...Object.keys(knobOptions()), 'algo', 'engine', 'preset', 'run', 'model', 'train-size', 'out']);
+  const flags = parseStringFlags(argv, [...Object.keys(knobOptions()), 'algo', 'engine', 'preset', 'run', 'model', 'train-size', 'micro-batch', 'out']);
   if (flags.help) return 'help';
   if (typeof flags.algo === 'string') flags.algorithm = flags.algo;
   const engine = flags.engine;
@@ -67,26 +70,32 @@ function parseExportArgs(argv: string[]): ExportArgs | 'help' {
     source = flags.run.replace(/\/+$/, '').split('/').at(-1) ?? 'run';
   } else {
     source = typeof flags.preset === 'string' ? flags.preset : DEFAULT_PRESET;
+    // own properties only: `--preset constructor` must not find Object's
+    if (!Object.hasOwn(PRESETS, source)) throw new UsageError(`unknown preset '${source}' (known: ${Object.keys(PRESETS).join(', ')})`);
     base = PRESETS[source];
-    if (!base) throw new UsageError(`unknown preset '${source}' (known: ${Object.keys(PRESETS).join(', ')})`);
   }
   const config = withKnobFlags(base, flags);
   let trainSize = defaultTrainSize(config);
   if (typeof flags['train-size'] === 'string') {
-    trainSize = Number(flags['train-size']);
-    if (!Number.isInteger(trainSize) || trainSize < 1 || trainSize > 10_000_000) {
-      throw new UsageError(`--train-size needs a whole number from 1 to 10000000, got '${flags['train-size']}'`);
-    }
+    trainSize = wholeNumberFlag('train-size', flags['train-size'], 1, 10_000_000);
+  }
+  let microBatchPerGpu: number | undefined;
+  if (typeof flags['micro-batch'] === 'string') {
+    if (engine !== 'verl') throw new UsageError('--micro-batch is for --engine verl (OpenRLHF keeps its own micro-batch of 1)');
+    microBatchPerGpu = wholeNumberFlag('micro-batch', flags['micro-batch'], 1, 4096);
   }
   const model = typeof flags.model === 'string' && flags.model !== '' ? flags.model : DEFAULT_START_MODEL;
-  return { engine, config, source, model, trainSize, out: flags.out };
+  return { engine, config, source, model, trainSize, microBatchPerGpu, out: flags.out };
 }
 
 function main(): number {
   const args = argsOrExitCode('export', USAGE, () => parseExportArgs(process.argv.slice(2)));
   if (typeof args === 'number') return args;
   const pythonFiles = Object.fromEntries(PYTHON_FILES[args.engine].map((name) => [name, readFileSync(join(PYTHON_DIR, name), 'utf8')]));
-  const files = clusterBundle({ engine: args.engine, config: args.config, model: args.model, trainSize: args.trainSize, source: args.source }, pythonFiles);
+  const files = clusterBundle(
+    { engine: args.engine, config: args.config, model: args.model, trainSize: args.trainSize, source: args.source, microBatchPerGpu: args.microBatchPerGpu },
+    pythonFiles,
+  );
   for (const [path, contents] of Object.entries(files)) {
     const target = join(args.out, path);
     mkdirSync(dirname(target), { recursive: true });

@@ -13,7 +13,8 @@ import { BASE_PRETRAIN_CONFIG, Pretrainer, type PretrainConfig } from '../core/p
 import { KINDS, type Kind } from '../core/tasks/problem';
 import { loadCheckpointDir, saveCheckpointDir } from '../node/checkpointFiles';
 import { useNodeBackend } from '../node/tfBackend';
-import { argsOrExitCode, kindMixFromFlag, parseStringFlags, UsageError } from './cliArgs';
+import { argsOrExitCode, decimalNumber, kindMixFromFlag, parseStringFlags, UsageError } from './cliArgs';
+import { runMain } from './runMain';
 import { drawProgress, formatDuration, progressLine, yieldToEventLoop } from './progress';
 
 const USAGE = `usage: npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--kind-mix A,C,S,E,M] [--answer-line-share P]
@@ -22,8 +23,8 @@ defaults: ${JSON.stringify({ ...BASE_PRETRAIN_CONFIG, recipe: undefined })}, out
 
 function positiveNumber(flag: string, raw: string | undefined, fallback: number, integer: boolean, max = Infinity): number {
   if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0 || value > max || (integer && !Number.isInteger(value))) {
+  const value = decimalNumber(raw);
+  if (value === null || value <= 0 || value > max || (integer && !Number.isInteger(value))) {
     throw new UsageError(`--${flag} needs a positive ${integer ? 'whole number' : 'number'}${max < Infinity ? ` up to ${max}` : ''}, got '${raw}'`);
   }
   return value;
@@ -44,16 +45,16 @@ function parsePretrainArgs(argv: string[]): { config: PretrainConfig; out: strin
   if (values.help) return 'help';
   const d = BASE_PRETRAIN_CONFIG;
   const str = (k: string) => values[k] as string | undefined;
-  const toolPrior = str('tool-prior') === undefined ? d.recipe.toolPrior : Number(str('tool-prior'));
-  if (!(toolPrior >= 0 && toolPrior <= 1)) throw new UsageError(`--tool-prior needs a number in [0, 1], got '${str('tool-prior')}'`);
+  const toolPrior = str('tool-prior') === undefined ? d.recipe.toolPrior : decimalNumber(str('tool-prior')!);
+  if (toolPrior === null || !(toolPrior >= 0 && toolPrior <= 1)) throw new UsageError(`--tool-prior needs a number in [0, 1], got '${str('tool-prior')}'`);
   const kindMix = str('kind-mix') === undefined ? d.recipe.kindMix : parseKindMix(str('kind-mix')!);
-  const answerLineShare = str('answer-line-share') === undefined ? undefined : Number(str('answer-line-share'));
-  if (answerLineShare !== undefined && !(answerLineShare >= 0 && answerLineShare <= 1)) {
+  const answerLineShare = str('answer-line-share') === undefined ? undefined : decimalNumber(str('answer-line-share')!);
+  if (answerLineShare === null || (answerLineShare !== undefined && !(answerLineShare >= 0 && answerLineShare <= 1))) {
     throw new UsageError(`--answer-line-share needs a number in [0, 1], got '${str('answer-line-share')}'`);
   }
   const seedRaw = str('seed');
-  const seed = seedRaw === undefined ? d.seed : Number(seedRaw);
-  if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed needs a whole number >= 0, got '${seedRaw}'`);
+  const seed = seedRaw === undefined ? d.seed : decimalNumber(seedRaw);
+  if (seed === null || !Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed needs a whole number >= 0, got '${seedRaw}'`);
   const config: PretrainConfig = {
     ...d,
     seed,
@@ -112,4 +113,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-process.exitCode = await main();
+await runMain('pretrain', main);

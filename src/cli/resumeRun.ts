@@ -3,15 +3,16 @@
  * checkpoint gives the weights and the trainer state; its start model, loaded again from where the
  * run took it and checked against the fingerprint the run recorded, is the KL reference; its
  * metrics.jsonl and samples.jsonl are kept up to the checkpoint's step (a line written after the
- * checkpoint would be repeated) and then appended to.
+ * checkpoint would be repeated) and then appended to. A checkpoint that cannot be the run's last
+ * saved state (its files from two saves, NaN weights, metrics that stop before its step) is refused.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configErrors, withSavedConfigDefaults, type ExperimentConfig } from '../core/experiment';
 import type { GPT } from '../core/model/gpt';
 import type { StepMetrics } from '../core/metrics/stepMetrics';
 import type { ReferenceIdentity, TrainerProgress } from '../core/rl/trainerState';
-import { loadCheckpointDir } from '../node/checkpointFiles';
+import { CheckpointError, finishCheckpointSwap, loadCheckpointDir } from '../node/checkpointFiles';
 
 export interface ResumedRun {
   /** The run's config, with `steps` raised to the new budget when one was given. */
@@ -37,10 +38,11 @@ export class ResumeError extends Error {}
 
 export async function openRunToResume(dir: string, steps: number | undefined): Promise<ResumedRun> {
   const checkpointDir = join(dir, 'checkpoint');
+  await finishCheckpointSwap(checkpointDir);
   for (const file of [join(checkpointDir, 'model.json'), join(dir, 'metrics.jsonl')]) {
     if (!existsSync(file)) throw new ResumeError(`${dir} is not a run directory of npm run train: it has no ${file}`);
   }
-  const saved = await loadCheckpointDir(checkpointDir);
+  const saved = await loadOrRefuse(checkpointDir);
   const meta = saved.meta;
   const baseRecord = isObject(meta.base) ? meta.base : {};
   const preset = typeof meta.preset === 'string' ? meta.preset : 'unknown';
@@ -63,19 +65,31 @@ export async function openRunToResume(dir: string, steps: number | undefined): P
     const errors = Object.entries(configErrors(config));
     if (errors.length > 0) throw new ResumeError(errors.map(([key, message]) => `${key}: ${message}`).join('; '));
 
+    const metricsPath = join(dir, 'metrics.jsonl');
+    const samplesPath = join(dir, 'samples.jsonl');
+    const metrics = linesUpTo(metricsPath, step);
+    const samples = linesUpTo(samplesPath, step);
+    const gap = metrics.kept.findIndex((m, i) => m.step !== i);
+    // No line at all at step 0 is a run stopped before its step-0 test was recorded; that test runs again.
+    if (gap >= 0 || (metrics.kept.length !== step + 1 && !(step === 0 && metrics.kept.length === 0))) {
+      const missing = gap >= 0 ? gap : metrics.kept.length;
+      throw new ResumeError(`${metricsPath} has no line for step ${missing}, though ${checkpointDir} is at step ${step}: the two are not of one run`);
+    }
+
     const basePath = trainer?.reference.source ?? baseRecord.path;
     if (typeof basePath !== 'string' || !existsSync(join(basePath, 'model.json'))) {
       throw new ResumeError(`the run's start model (its KL reference) is not at ${JSON.stringify(basePath)}`);
     }
-    const start = await loadCheckpointDir(basePath);
+    const start = await loadOrRefuse(basePath);
     if (trainer && start.fingerprint !== trainer.reference.fingerprint) {
       start.model.dispose();
       throw new ResumeError(
         `the start model at ${basePath} is not the one the run began from (fingerprint ${start.fingerprint}, the run recorded ${trainer.reference.fingerprint}): against another KL reference it would not continue the run`,
       );
     }
-    const history = keptLines(join(dir, 'metrics.jsonl'), step) as unknown as StepMetrics[];
-    keptLines(join(dir, 'samples.jsonl'), step);
+    writeLines(metrics);
+    writeLines(samples);
+    const history = metrics.kept as unknown as StepMetrics[];
     return {
       config,
       preset,
@@ -97,13 +111,41 @@ export async function openRunToResume(dir: string, steps: number | undefined): P
   }
 }
 
-/** The JSON lines of `path` with a step up to `step`, written back without the others. */
-function keptLines(path: string, step: number): Record<string, unknown>[] {
-  if (!existsSync(path)) return [];
+/** A checkpoint directory, or a ResumeError saying why it cannot be loaded. */
+async function loadOrRefuse(dir: string) {
+  try {
+    return await loadCheckpointDir(dir);
+  } catch (error) {
+    if (error instanceof CheckpointError) throw new ResumeError(error.message);
+    throw error;
+  }
+}
+
+/** The JSON lines of `path` (none when it is absent) with a step up to `step`; a line that is not a step's JSON is refused. */
+function linesUpTo(path: string, step: number): { path: string; lines: string[]; kept: Record<string, unknown>[] } {
+  if (!existsSync(path)) return { path, lines: [], kept: [] };
   const lines = readFileSync(path, 'utf8').split('\n').filter((line) => line.trim() !== '');
-  const kept = lines.filter((line) => (JSON.parse(line) as { step: number }).step <= step);
-  writeFileSync(path, kept.map((line) => `${line}\n`).join(''));
-  return kept.map((line) => JSON.parse(line) as Record<string, unknown>);
+  const parsed = lines.map((line, i) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      value = null;
+    }
+    if (!isObject(value) || typeof value.step !== 'number') throw new ResumeError(`${path} line ${i + 1} is not a step's JSON line`);
+    return value;
+  });
+  const keep = parsed.map((value) => (value.step as number) <= step);
+  return { path, lines: lines.filter((_, i) => keep[i]), kept: parsed.filter((_, i) => keep[i]) };
+}
+
+/**
+ * Writes back the lines kept, as they were: those past the checkpoint's step would be repeated by
+ * the steps redone. Through a temporary file, so a kill while writing leaves the file whole.
+ */
+function writeLines({ path, lines }: { path: string; lines: string[] }): void {
+  writeFileSync(`${path}.tmp`, lines.map((line) => `${line}\n`).join(''));
+  renameSync(`${path}.tmp`, path);
 }
 
 function previousWallSeconds(dir: string): number {

@@ -9,7 +9,7 @@
  * result. Exit 2 on bad arguments or an unreadable file, 1 when the sandbox could not run.
  */
 import { readFileSync } from 'node:fs';
-import { DEFAULT_RUN_OPTIONS, type RunOptions } from '../core/sandbox/protocol';
+import { DEFAULT_RUN_OPTIONS, RUN_OPTION_BOUNDS, type RunOptions } from '../core/sandbox/protocol';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
 
 const USAGE = 'usage: npm run --silent sandbox -- [--timeout MS] [--max-output BYTES] FILE.py...';
@@ -25,11 +25,13 @@ function parseArgs(argv: string[]): Invocation {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--timeout' || arg === '--max-output') {
-      const value = Number(argv[++i]);
-      const least = arg === '--timeout' ? 1 : 0;
-      if (!Number.isInteger(value) || value < least) throw new Error(`${arg} needs an integer >= ${least}`);
-      if (arg === '--timeout') options.timeoutMs = value;
-      else options.maxOutputBytes = value;
+      const field = arg === '--timeout' ? 'timeoutMs' : 'maxOutputBytes';
+      const { min, max } = RUN_OPTION_BOUNDS[field];
+      // Decimal digits only: Number() also takes '0x10', '1e3', ' 5' and ''.
+      const text = argv[++i] ?? '';
+      const value = /^\d{1,10}$/.test(text) ? Number(text) : NaN;
+      if (!(value >= min && value <= max)) throw new Error(`${arg} needs an integer from ${min} to ${max}`);
+      options[field] = value;
     } else if (arg.startsWith('-')) {
       throw new Error(`unknown option ${arg}`);
     } else {

@@ -17,7 +17,8 @@ import { DEFAULT_SFT_CONFIG, SftTrainer, type SftConfig } from '../core/sft/sftT
 import { loadCheckpointDir, saveCheckpointDir } from '../node/checkpointFiles';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
 import { useNodeBackend } from '../node/tfBackend';
-import { argsOrExitCode, DEFAULT_BASE_CHECKPOINT, parseStringFlags, UsageError } from './cliArgs';
+import { argsOrExitCode, decimalNumber, DEFAULT_BASE_CHECKPOINT, parseStringFlags, UsageError } from './cliArgs';
+import { runMain } from './runMain';
 import { drawProgress, formatDuration, progressLine } from './progress';
 
 const USAGE = `usage: npm run sft -- --out DIR [--base DIR] [--steps N] [--format retool|zerotir] [--traces N] [--seed N]
@@ -35,8 +36,8 @@ interface SftArgs {
 
 function positive(flag: string, raw: string | undefined, fallback: number, integer: boolean): number {
   if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+  const value = decimalNumber(raw);
+  if (value === null || value <= 0 || (integer && !Number.isInteger(value))) {
     throw new UsageError(`--${flag} needs a positive ${integer ? 'whole number' : 'number'}, got '${raw}'`);
   }
   return value;
@@ -51,8 +52,8 @@ function parseSftArgs(argv: string[]): SftArgs | 'help' {
   const format = str('format') ?? 'retool';
   if (!(format in TOOL_FORMATS)) throw new UsageError(`--format must be retool or zerotir, got '${format}'`);
   const seedRaw = str('seed');
-  const seed = seedRaw === undefined ? DEFAULT_SFT_CONFIG.seed : Number(seedRaw);
-  if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed needs a whole number >= 0, got '${seedRaw}'`);
+  const seed = seedRaw === undefined ? DEFAULT_SFT_CONFIG.seed : decimalNumber(seedRaw);
+  if (seed === null || !Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed needs a whole number >= 0, got '${seedRaw}'`);
   const maxResponseTokens = positive('max-response-tokens', str('max-response-tokens'), PRESETS.classroom.maxResponseTokens, true);
   const d = DEFAULT_SFT_CONFIG;
   return {
@@ -131,4 +132,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-process.exitCode = await main();
+await runMain('sft', main);

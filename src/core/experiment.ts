@@ -301,7 +301,9 @@ export function configErrors(config: ExperimentConfig): Partial<Record<keyof Exp
     } else {
       const mix = config[property.key] as Record<string, unknown> | undefined;
       const shares = mix ? property.parts.map(([part]) => mix[part]) : [];
-      if (shares.some((s) => typeof s !== 'number' || !(s >= 0) || !Number.isFinite(s)) || (shares as number[]).reduce((a, b) => a + b, 0) <= 0) {
+      const total = (shares as number[]).reduce((a, b) => a + b, 0);
+      // a sum past the largest number (1e308 three times) would make every share 0 once divided by it
+      if (shares.some((s) => typeof s !== 'number' || !(s >= 0) || !Number.isFinite(s)) || !(total > 0) || !Number.isFinite(total)) {
         errors[key] = `${key} needs non-negative ${property.parts.map(([part]) => part).join(', ')} shares that are not all 0`;
       }
     }

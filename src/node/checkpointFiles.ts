@@ -1,25 +1,72 @@
 /**
  * Checkpoints on disk (Node): a directory with `model.json` (the manifest, see
- * src/core/model/checkpoint.ts) and `weights.bin` (the float32 weights buffer).
+ * src/core/model/checkpoint.ts) and `weights.bin` (the float32 weights buffer). On disk the manifest
+ * also records `weightsSha256`, the SHA-256 of the weights.bin written with it, so a weights.bin
+ * from another save beside it (same size, other step) is refused instead of loaded as this one.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { deserializeCheckpoint, serializeCheckpoint, type LoadedCheckpoint } from '../core/model/checkpoint';
+import { deserializeCheckpoint, serializeCheckpoint, type CheckpointManifest, type LoadedCheckpoint } from '../core/model/checkpoint';
 import type { GPT } from '../core/model/gpt';
 import type { TrainerState } from '../core/rl/trainerState';
 
 export const MANIFEST_FILE = 'model.json';
 export const WEIGHTS_FILE = 'weights.bin';
 
-/** Writes dir/model.json and dir/weights.bin (with `trainer`, a run's checkpoint), creating `dir` if needed. */
+/** A checkpoint directory that cannot be loaded as it is: missing, cut, mismatched or non-finite. The message says why. */
+export class CheckpointError extends Error {}
+
+/**
+ * Writes dir/model.json and dir/weights.bin (with `trainer`, a run's checkpoint), creating `dir` if
+ * needed. Each file is written whole under a temporary name and renamed into place, so a kill
+ * leaves either file old or new, never cut; a pair from two saves is caught on load by the hash.
+ */
 export async function saveCheckpointDir(dir: string, model: GPT, meta: Record<string, unknown>, trainer?: TrainerState): Promise<void> {
   const { manifest, weights } = serializeCheckpoint(model, meta, trainer);
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, WEIGHTS_FILE), weights);
-  await writeFile(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+  await writeWhole(join(dir, WEIGHTS_FILE), weights);
+  await writeWhole(join(dir, MANIFEST_FILE), manifestText(manifest, weights));
 }
 
-/** Reads a checkpoint directory back; throws saying which file is missing or what is wrong in it. */
+/**
+ * Replaces the checkpoint directory `dir` as one step: the new checkpoint is written to `dir.new`,
+ * the old one renamed to `dir.old`, the new one renamed to `dir`, the old one removed. A kill at
+ * any moment leaves `dir` whole (old or new), or — between the two renames — no `dir` and a whole
+ * `dir.new`, which finishCheckpointSwap puts in place. Synchronous, so that nothing else runs
+ * while it writes: at Ctrl-C, the abandoned step's tfjs work (microtask chains) could otherwise
+ * take the event loop for seconds between two writes.
+ */
+export function saveCheckpointDirAtomically(dir: string, model: GPT, meta: Record<string, unknown>, trainer?: TrainerState): void {
+  const { manifest, weights } = serializeCheckpoint(model, meta, trainer);
+  const fresh = `${dir}.new`;
+  const old = `${dir}.old`;
+  rmSync(fresh, { recursive: true, force: true });
+  mkdirSync(fresh, { recursive: true });
+  writeFlushed(join(fresh, WEIGHTS_FILE), weights);
+  writeFlushed(join(fresh, MANIFEST_FILE), manifestText(manifest, weights));
+  rmSync(old, { recursive: true, force: true });
+  if (existsSync(dir)) renameSync(dir, old);
+  renameSync(fresh, dir);
+  rmSync(old, { recursive: true, force: true });
+}
+
+/**
+ * Completes a swap of saveCheckpointDirAtomically that a kill stopped between its renames (no
+ * `dir`, the old one in `dir.old`, the new one whole in `dir.new`); does nothing otherwise.
+ */
+export async function finishCheckpointSwap(dir: string): Promise<void> {
+  if (existsSync(dir) || !existsSync(`${dir}.old`) || !existsSync(`${dir}.new`)) return;
+  await rename(`${dir}.new`, dir);
+  await rm(`${dir}.old`, { recursive: true, force: true });
+}
+
+/**
+ * Reads a checkpoint directory back; throws a CheckpointError saying which file is missing or what
+ * is wrong in it: its layout, a weights.bin from another save, or NaN or infinite values (a run
+ * that diverged: sampled or trained on, every answer would be garbage and every update NaN).
+ */
 export async function loadCheckpointDir(dir: string): Promise<LoadedCheckpoint> {
   const manifestText = await readCheckpointFile(dir, MANIFEST_FILE, 'utf8');
   const weights = await readCheckpointFile(dir, WEIGHTS_FILE);
@@ -27,13 +74,73 @@ export async function loadCheckpointDir(dir: string): Promise<LoadedCheckpoint> 
   try {
     manifest = JSON.parse(manifestText);
   } catch (error) {
-    throw new Error(`${join(dir, MANIFEST_FILE)} is not valid JSON: ${(error as Error).message}`);
+    throw new CheckpointError(`${join(dir, MANIFEST_FILE)} is not valid JSON: ${(error as Error).message}`);
   }
+  const bytes = new Uint8Array(weights.buffer, weights.byteOffset, weights.byteLength);
+  const recorded = (manifest as { weightsSha256?: unknown } | null)?.weightsSha256;
+  if (recorded !== undefined && recorded !== sha256(bytes)) {
+    throw new CheckpointError(
+      `${join(dir, WEIGHTS_FILE)} is not the weights ${join(dir, MANIFEST_FILE)} was saved with (its SHA-256 differs from the recorded one): the two files come from different saves`,
+    );
+  }
+  let loaded: LoadedCheckpoint;
   try {
-    return deserializeCheckpoint(manifest, new Uint8Array(weights.buffer, weights.byteOffset, weights.byteLength));
+    loaded = deserializeCheckpoint(manifest, bytes);
   } catch (error) {
-    throw new Error(`${dir}: ${(error as Error).message}`);
+    throw new CheckpointError(`${dir}: ${(error as Error).message}`);
   }
+  const layout = manifest as CheckpointManifest;
+  const bad = nonFiniteEntry([...layout.weights, ...(layout.trainer?.optimizer.moments ?? [])], bytes);
+  if (bad !== null) {
+    loaded.model.dispose();
+    throw new CheckpointError(
+      `${dir}: ${bad.name.includes('/') ? 'optimizer moment' : 'weight'} "${bad.name}" has ${bad.count === 1 ? '1 value that is' : `${bad.count} values that are`} NaN or infinite: the run it was saved from diverged`,
+    );
+  }
+  return loaded;
+}
+
+/** The first entry of the buffer (laid out as checked by deserializeCheckpoint) holding a NaN or an infinity, with how many. */
+function nonFiniteEntry(entries: { name: string; offset: number; length: number }[], bytes: Uint8Array): { name: string; count: number } | null {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (const { name, offset, length } of entries) {
+    let count = 0;
+    for (let at = offset; at < offset + length; at += 4) if (!Number.isFinite(view.getFloat32(at, true))) count++;
+    if (count > 0) return { name, count };
+  }
+  return null;
+}
+
+function sha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+function manifestText(manifest: CheckpointManifest, weights: Uint8Array): string {
+  return `${JSON.stringify({ ...manifest, weightsSha256: sha256(weights) }, null, 2)}\n`;
+}
+
+/** `data` at `path`, flushed to disk (a rename must not make a file visible before its contents). */
+function writeFlushed(path: string, data: Uint8Array | string): void {
+  const fd = openSync(path, 'w');
+  try {
+    writeFileSync(fd, data);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** `data` at `path`, written to a temporary file, flushed to disk and renamed over `path`. */
+async function writeWhole(path: string, data: Uint8Array | string): Promise<void> {
+  const temporary = `${path}.tmp`;
+  const file = await open(temporary, 'w');
+  try {
+    await file.writeFile(data);
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  await rename(temporary, path);
 }
 
 async function readCheckpointFile(dir: string, file: string): Promise<Buffer>;
@@ -43,7 +150,7 @@ async function readCheckpointFile(dir: string, file: string, encoding?: 'utf8'):
   try {
     return encoding ? await readFile(path, encoding) : await readFile(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`checkpoint directory ${dir} has no ${file}`);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new CheckpointError(`checkpoint directory ${dir} has no ${file}`);
     throw error;
   }
 }

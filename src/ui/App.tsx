@@ -18,14 +18,16 @@ import { EvaluationPanel } from './panels/EvaluationPanel';
 import { ExperimentPanel } from './panels/ExperimentPanel';
 import { LabTabs, type LabTab } from './panels/LabTabs';
 import { Notices } from './panels/Notices';
+import { PanelBoundary } from './panels/PanelBoundary';
 import { PretrainPanel } from './panels/PretrainPanel';
 import { RolloutInspector } from './panels/RolloutInspector';
+import { RestartQuestion } from './panels/RestartQuestion';
 import { RunList } from './panels/RunList';
 import { SandboxHostingBanner } from './panels/SandboxHostingBanner';
 import { SweepPanel } from './panels/SweepPanel';
 import { WhatYouAreWatching } from './panels/WhatYouAreWatching';
 import { selectedRun } from './state/labStore';
-import { LAB_PRESETS } from './state/presets';
+import { labPreset } from './state/presets';
 import type { HidablePart } from './state/urlState';
 
 export function App() {
@@ -36,11 +38,13 @@ export function App() {
   // The caption names the run on the charts (the knobs may already hold the next run's settings).
   const presetLabel = useLabState((s) => {
     const preset = selectedRun(s)?.preset ?? s.preset;
-    return LAB_PRESETS[preset]?.label ?? preset;
+    return labPreset(preset)?.label ?? preset;
   });
   const nmax = useLabState((s) => (selectedRun(s)?.config ?? s.config).nmax);
   const algorithm = useLabState((s) => (selectedRun(s)?.config ?? s.config).algorithm);
   const seed = useLabState((s) => (selectedRun(s)?.config ?? s.config).seed);
+  // A part that failed to draw tries again when another run is shown.
+  const shownRunId = useLabState((s) => s.selectedRunId);
 
   const tabs: LabTab[] = [
     { id: 'inspector', label: 'All answers', content: <RolloutInspector limit={presenter ? 4 : 12} /> },
@@ -81,15 +85,24 @@ export function App() {
           {presenter ? 'Exit presenter mode' : 'Presenter mode'}
         </button>
       </header>
-      <Controls compact={presenter} />
+      <PanelBoundary part="the play bar" resetKey={shownRunId}>
+        <Controls compact={presenter} />
+        <RestartQuestion />
+      </PanelBoundary>
       <SandboxHostingBanner />
       <Notices />
       <main className="layout">
         {!presenter && shows('sidebar') && (
           <aside className="sidebar">
-            <ExperimentPanel />
-            <RunList />
-            <ClusterExportPanel />
+            <PanelBoundary part="the settings" resetKey={shownRunId}>
+              <ExperimentPanel />
+            </PanelBoundary>
+            <PanelBoundary part="the run list" resetKey={shownRunId}>
+              <RunList />
+            </PanelBoundary>
+            <PanelBoundary part="the export">
+              <ClusterExportPanel />
+            </PanelBoundary>
           </aside>
         )}
         <div className="content">
@@ -101,13 +114,32 @@ export function App() {
               </span>
             </p>
           )}
-          <section className="headline-charts" aria-label="Live plots" data-testid="headline-charts">
-            <AccuracyChart />
-            <CodeCallsChart />
-            <ResponseLengthChart />
-          </section>
-          {shows('latest') && <CurrentRollout />}
-          {shows('tabs') && <LabTabs tabs={tabs} />}
+          <PanelBoundary part="the charts" resetKey={shownRunId}>
+            <section className="headline-charts" aria-label="Live plots" data-testid="headline-charts">
+              <AccuracyChart />
+              <CodeCallsChart />
+              <ResponseLengthChart />
+            </section>
+          </PanelBoundary>
+          {shows('latest') && (
+            <PanelBoundary part="the newest answer" resetKey={shownRunId}>
+              <CurrentRollout />
+            </PanelBoundary>
+          )}
+          {shows('tabs') && (
+            <PanelBoundary part="the tabs" resetKey={shownRunId}>
+              <LabTabs
+                tabs={tabs.map((tab) => ({
+                  ...tab,
+                  content: (
+                    <PanelBoundary part={`the tab "${tab.label}"`} resetKey={shownRunId}>
+                      {tab.content}
+                    </PanelBoundary>
+                  ),
+                }))}
+              />
+            </PanelBoundary>
+          )}
         </div>
       </main>
     </div>

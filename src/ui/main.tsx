@@ -6,6 +6,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { LabContext } from './LabContext';
+import { PanelBoundary } from './panels/PanelBoundary';
 import { LabController } from './lab/labController';
 import { connectTrainerWorker } from './lab/trainerConnection';
 import { openRunDatabase, type RunDatabase } from './persistence/runDatabase';
@@ -34,7 +35,9 @@ async function boot(root: HTMLElement): Promise<void> {
   createRoot(root).render(
     <StrictMode>
       <LabContext.Provider value={{ store, controller }}>
-        <App />
+        <PanelBoundary part="the lab">
+          <App />
+        </PanelBoundary>
       </LabContext.Provider>
     </StrictMode>,
   );

@@ -17,7 +17,7 @@ export interface WorkerInterpreterOptions {
   heapLimitBytes: number;
   /** After a run that leaves the heap above this, ask to be replaced (the heap never shrinks). */
   recycleHeapBytes: number;
-  /** Bytes of file contents one run may allocate (files live in JS arrays, outside the heap). */
+  /** Bytes one run may allocate outside the heap (file contents, pipes, nodes, names: JS memory); ENOSPC past it. */
   fileBytesPerRun: number;
 }
 

@@ -13,7 +13,7 @@ export interface InitMessage {
   interruptBuffer: SharedArrayBuffer | null;
   /** Cap on the WebAssembly heap, written into the module: growth past it fails, Python raises MemoryError. */
   heapLimitBytes: number;
-  /** Bytes of file contents one run may allocate (files live in JS arrays, outside the heap). */
+  /** Bytes one run may allocate outside the heap (file contents, pipes, nodes, names: JS memory); ENOSPC past it. */
   fileBytesPerRun: number;
 }
 

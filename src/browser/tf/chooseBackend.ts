@@ -7,6 +7,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { BackendChoice, BackendInfo, BackendName } from '../../labWorker/protocol';
 import { LAB_PROBE, timeProbeWorkload, type ProbeSettings } from './probeWorkload';
+import { prepareWasmKernels } from '../../core/model/wasmKernels';
 import { wasmBuildNote } from './wasmBuildNote';
 import { queryWebGPUAdapter, type AdapterFacts } from './webgpuAdapter';
 
@@ -84,6 +85,8 @@ async function startBackend(name: BackendName, timeoutMs: number, adapterProblem
     tf.removeBackend(name);
     throw new Error(outcome === 'timeout' ? `did not start within ${timeoutMs / 1000} s` : 'initialisation failed (tfjs logged the cause to the console)');
   }
+  // The lab's own wasm kernels, compiled off the main thread's synchronous 4 KB limit (wasmKernels.ts).
+  if (name === 'wasm') await prepareWasmKernels();
 }
 
 /** Which wasm build ran (threads or not, and why), once the wasm backend has started. */

@@ -11,7 +11,7 @@
  * item adds its share of the tile's weighted values; last, the groups' sums over the weights' total.
  */
 import { webgpu_util, type WebGPUProgram } from '@tensorflow/tfjs-backend-webgpu';
-import { alibiSlopes } from '../../core/model/attention';
+import { alibiSlopes } from '../../core/model/weights';
 
 const WORKGROUP = 64;
 

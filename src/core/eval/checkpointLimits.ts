@@ -15,7 +15,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export function checkpointFormat(meta: Record<string, unknown>): ToolFormatName | null {
   const config = isObject(meta.config) ? meta.config : {};
   const sft = isObject(meta.sft) ? meta.sft : {};
-  return [config.format, sft.format].find((f): f is ToolFormatName => typeof f === 'string' && f in TOOL_FORMATS) ?? null;
+  return [config.format, sft.format].find((f): f is ToolFormatName => typeof f === 'string' && Object.hasOwn(TOOL_FORMATS, f)) ?? null;
 }
 
 /** The episode limits the checkpoint was trained with, else the classroom preset's. */

@@ -7,7 +7,7 @@
 import { OUTPUT_TRUNCATED_MARKER } from '../env/episode';
 import { sandboxRunOptions, type ExperimentConfig } from '../experiment';
 import { ENGINE_RELEASES, OPENRLHF_COMMIT, OPENRLHF_VERSION, VERL_COMMIT, VERL_VERSION, type EngineName } from './engineVersions';
-import { openrlhfKnobArgs, PROMPT_TOKEN_BUDGET, verlKnobArgs } from './engineKnobs';
+import { openrlhfKnobArgs, PROMPT_TOKEN_BUDGET, usesCritic, verlKnobArgs, verlMiniBatchPrompts } from './engineKnobs';
 import { exportSplits } from './exportSplits';
 import { inexactKnobLines } from './knobTable';
 import { jsonLines, OPENRLHF_INPUT_KEY, OPENRLHF_LABEL_KEY, openrlhfRows } from './openrlhfData';
@@ -28,7 +28,14 @@ export interface BundleRequest {
   trainSize: number;
   /** Where the config came from: a preset name or a run. */
   source: string;
+  /** verl's micro-batch per GPU (sequences per forward pass); absent: run.sh derives it from the GPU count. */
+  microBatchPerGpu?: number;
 }
+
+/** The derived micro-batch's ceiling: small forward passes, meant to fit a 0.5B-7B model's short sequences (not measured here). */
+export const DEFAULT_MICRO_BATCH_CAP = 4;
+/** vLLM's share of each GPU's memory when OpenRLHF colocates it with the trainer (OpenRLHF's own hybrid-engine examples). */
+export const OPENRLHF_COLOCATED_VLLM_MEMORY = 0.5;
 
 /** File path inside the bundle -> contents. */
 export type BundleFiles = Record<string, string | Uint8Array>;
@@ -87,8 +94,40 @@ const SANDBOX_CHECK = `if [ -z "\${TIR_SANDBOX_URL:-}" ] && [ "\${TIR_ALLOW_UNSA
 fi
 python3 -c 'import json, os, sys; json.dump({"url": os.environ.get("TIR_SANDBOX_URL", ""), "allow_unsandboxed": os.environ.get("TIR_ALLOW_UNSANDBOXED") == "1"}, open(sys.argv[1], "w"))' "$HERE/sandbox.json"`;
 
-function versionCheck(module: string, version: string): string {
-  return `python3 -c "import sys, ${module}; v = ${module}.__version__; sys.exit(0 if v.startswith('${version}') else 'this bundle was written for ${module} ${version}, found ' + v)"`;
+/** The installed distribution's version (openrlhf 0.11.0's package has no __version__: its __init__.py is empty). */
+function versionCheck(distribution: string, version: string): string {
+  return `python3 -c 'import sys; from importlib.metadata import version; v = version(sys.argv[1]); sys.exit(0 if v.startswith(sys.argv[2]) else "this bundle was written for " + sys.argv[1] + " " + sys.argv[2] + ", found " + v)' ${distribution} ${version}`;
+}
+
+/**
+ * verl's batch arithmetic at launch, for the GPU count given then. validate_config needs the step's
+ * rollouts to split evenly over the GPUs, and every micro-batch size set (none has a default); the
+ * FSDP workers cut each mini-batch into GPUS shares, rounding down (run.sh asks for an even split,
+ * so the mini-batch stays the lab's), and each share into micro-batches.
+ * MICRO_BATCH (the export's --micro-batch, or the environment) must divide a share; unset, it is
+ * the largest divisor of a share up to DEFAULT_MICRO_BATCH_CAP.
+ */
+function verlBatchCheck(req: BundleRequest): string {
+  const { config } = req;
+  const rollouts = config.promptsPerStep * config.groupSize;
+  const miniRollouts = verlMiniBatchPrompts(config) * config.groupSize;
+  return `# verl shares each step's rollouts and each mini-batch evenly over the GPUs, in micro-batches of MICRO_BATCH sequences.
+ROLLOUTS=${rollouts}
+MINI_ROLLOUTS=${miniRollouts}
+if ! [[ "$GPUS" =~ ^[1-9][0-9]*$ ]] || (( ROLLOUTS % GPUS != 0 || MINI_ROLLOUTS % GPUS != 0 )); then
+  echo "verl shares the $ROLLOUTS rollouts of a step, and each mini-batch of $MINI_ROLLOUTS, evenly over the GPUs: GPUS=$GPUS does not divide both" >&2
+  exit 2
+fi
+MINI_PER_GPU=$(( MINI_ROLLOUTS / GPUS ))
+MICRO_BATCH="\${MICRO_BATCH:-${req.microBatchPerGpu ?? ''}}"
+if [ -z "$MICRO_BATCH" ]; then
+  MICRO_BATCH=$(( MINI_PER_GPU < ${DEFAULT_MICRO_BATCH_CAP} ? MINI_PER_GPU : ${DEFAULT_MICRO_BATCH_CAP} ))
+  while (( MINI_PER_GPU % MICRO_BATCH != 0 )); do MICRO_BATCH=$(( MICRO_BATCH - 1 )); done
+fi
+if ! [[ "$MICRO_BATCH" =~ ^[1-9][0-9]*$ ]] || (( MINI_PER_GPU % MICRO_BATCH != 0 )); then
+  echo "MICRO_BATCH=$MICRO_BATCH must divide each GPU's share of a mini-batch ($MINI_PER_GPU sequences)" >&2
+  exit 2
+fi`;
 }
 
 function continued(lines: string[]): string {
@@ -104,11 +143,15 @@ function verlRunScript(req: BundleRequest): string {
     'custom_reward_function.path="$HERE/reward.py"',
     'custom_reward_function.name=compute_score',
     'actor_rollout_ref.model.path="$MODEL"',
-    ...(config.algorithm === 'ppo' ? ['critic.model.path="$MODEL"'] : []),
+    ...(usesCritic(config) ? ['critic.model.path="$MODEL"'] : []),
     'actor_rollout_ref.rollout.name=vllm',
     'actor_rollout_ref.rollout.mode=async',
     'actor_rollout_ref.rollout.agent.agent_loop_config_path="$HERE/agent_loop.yaml"',
     'actor_rollout_ref.rollout.multi_turn.tool_config_path="$HERE/tool_config.yaml"',
+    'actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu="$MICRO_BATCH"',
+    'actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu="$MICRO_BATCH"',
+    'actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu="$MICRO_BATCH"',
+    ...(usesCritic(config) ? ['critic.ppo_micro_batch_size_per_gpu="$MICRO_BATCH"'] : []),
     ...verlKnobArgs(config),
     'trainer.project_name=tir-lab',
     `trainer.experiment_name=${shellQuote(`${req.source}-seed${config.seed}-nmax${config.nmax}-${config.algorithm}`)}`,
@@ -119,10 +162,12 @@ function verlRunScript(req: BundleRequest): string {
   return `#!/usr/bin/env bash
 # A TIR Lab experiment on verl ${VERL_VERSION} (commit ${VERL_COMMIT}).
 # pip install verl==${VERL_VERSION} with vLLM; then: MODEL=... GPUS=8 TIR_SANDBOX_URL=http://HOST:8080/run_code ./run.sh [more overrides]
+# MICRO_BATCH=N sets the sequences per GPU in each forward pass (default: derived from GPUS).
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 MODEL="\${MODEL:-${req.model}}"
 GPUS="\${GPUS:-8}"
+${verlBatchCheck(req)}
 ${config.nmax > 0 ? `${SANDBOX_CHECK}\n` : ''}export PYTHONPATH="$HERE\${PYTHONPATH:+:$PYTHONPATH}"
 ${versionCheck('verl', VERL_VERSION)}
 python3 -m verl.trainer.main_ppo \\
@@ -135,7 +180,7 @@ function openrlhfRunScript(req: BundleRequest): string {
   const { config } = req;
   const args = [
     '--actor.model_name_or_path "$MODEL"',
-    ...(config.algorithm === 'ppo' ? ['--critic.model_name_or_path "$MODEL"'] : []),
+    ...(usesCritic(config) ? ['--critic.model_name_or_path "$MODEL"'] : []),
     '--data.prompt_dataset "$HERE/data/train.jsonl"',
     '--eval.dataset "$HERE/data/test.jsonl"',
     `--data.input_key ${OPENRLHF_INPUT_KEY}`,
@@ -144,9 +189,13 @@ function openrlhfRunScript(req: BundleRequest): string {
     ...openrlhfKnobArgs(config),
     '--vllm.num_engines "$GPUS"',
     '--actor.num_gpus_per_node "$GPUS"',
-    ...(config.algorithm === 'ppo' ? ['--critic.num_gpus_per_node "$GPUS"'] : []),
+    ...(usesCritic(config) ? ['--critic.num_gpus_per_node "$GPUS"'] : []),
     '--ref.num_gpus_per_node "$GPUS"',
+    // Colocated, vLLM and DeepSpeed take turns on each GPU: each sleeps (frees its memory) while the other works.
     '--train.colocate_all',
+    '--vllm.enable_sleep',
+    '--ds.enable_sleep',
+    `--vllm.gpu_memory_utilization ${OPENRLHF_COLOCATED_VLLM_MEMORY}`,
     '--ckpt.output_dir "$HERE/checkpoints"',
   ];
   return `#!/usr/bin/env bash

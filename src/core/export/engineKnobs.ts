@@ -25,7 +25,9 @@ export const PROMPT_TOKEN_BUDGET = 256;
 const ACTOR = 'actor_rollout_ref.actor';
 const ROLLOUT = 'actor_rollout_ref.rollout';
 const TURNS = `${ROLLOUT}.multi_turn`;
-const usesCritic = (c: ExperimentConfig) => c.algorithm === 'ppo';
+export const usesCritic = (c: Pick<ExperimentConfig, 'algorithm'>) => c.algorithm === 'ppo';
+/** verl counts its PPO mini-batch in prompts, each with rollout.n responses. */
+export const verlMiniBatchPrompts = (c: Pick<ExperimentConfig, 'minibatchSize' | 'groupSize'>) => Math.max(1, Math.round(c.minibatchSize / c.groupSize));
 const none = () => [];
 
 export const KNOB_MAPPINGS: readonly KnobMapping[] = [
@@ -48,9 +50,9 @@ export const KNOB_MAPPINGS: readonly KnobMapping[] = [
   {
     knob: 'dualClip',
     verl: (c) => (c.dualClip > 0 ? [`${ACTOR}.clip_ratio_c=${c.dualClip}`] : []),
-    openrlhf: none,
-    fit: { verl: 'approximate', openrlhf: 'none' },
-    note: 'verl always applies its dual clip (clip_ratio_c above 1, default 3): the lab\'s 0 (off) has no verl value. OpenRLHF 0.11\'s flag for it was not checked here, so nothing is passed.',
+    openrlhf: (c) => (c.dualClip > 0 ? [`--actor.dual_clip ${c.dualClip}`] : []),
+    fit: { verl: 'approximate', openrlhf: 'exact' },
+    note: 'verl always applies its dual clip (clip_ratio_c above 1, default 3): the lab\'s 0 (off) has no verl value. OpenRLHF\'s --actor.dual_clip is the same bound on negative-advantage tokens, off when not passed.',
   },
   {
     knob: 'valueClip',
@@ -78,13 +80,13 @@ export const KNOB_MAPPINGS: readonly KnobMapping[] = [
     verl: (c) => [`${ACTOR}.kl_loss_type=${VERL_KL_TYPE[c.klEstimator]}`],
     openrlhf: (c) => [`--algo.kl.estimator ${c.klEstimator}`],
     fit: { verl: 'approximate', openrlhf: 'exact' },
-    note: "verl's low_var_kl is k3 clamped to [-10, 10]; the lab does not clamp.",
+    note: "The lab clamps each token's estimate to [-10, 10] (and k3's exponent to [-20, 20]). verl's low_var_kl (k3) clamps the same; its kl (k1) is not clamped. OpenRLHF clamps every estimator to [-10, 10].",
   },
   { knob: 'groupSize', verl: (c) => [`${ROLLOUT}.n=${c.groupSize}`], openrlhf: (c) => [`--rollout.n_samples_per_prompt ${c.groupSize}`], fit: { verl: 'exact', openrlhf: 'exact' }, note: '' },
   { knob: 'promptsPerStep', verl: (c) => [`data.train_batch_size=${c.promptsPerStep}`], openrlhf: (c) => [`--rollout.batch_size ${c.promptsPerStep}`], fit: { verl: 'exact', openrlhf: 'exact' }, note: 'Prompts per step.' },
   {
     knob: 'minibatchSize',
-    verl: (c) => [`${ACTOR}.ppo_mini_batch_size=${Math.max(1, Math.round(c.minibatchSize / c.groupSize))}`],
+    verl: (c) => [`${ACTOR}.ppo_mini_batch_size=${verlMiniBatchPrompts(c)}`],
     openrlhf: (c) => [`--train.batch_size ${c.minibatchSize}`],
     fit: { verl: 'approximate', openrlhf: 'exact' },
     note: "verl counts its mini-batch in prompts (each with n responses): minibatchSize / groupSize, rounded.",

@@ -7,11 +7,8 @@
  * in order within each) and returns the heads' outputs side by side, [B, T, C].
  */
 import * as tf from '@tensorflow/tfjs-core';
-
-/** ALiBi head slopes 2^(-8 (h+1) / H) (Press et al., "Train Short, Test Long"). */
-export function alibiSlopes(nHead: number): number[] {
-  return Array.from({ length: nHead }, (_, h) => 2 ** ((-8 * (h + 1)) / nHead));
-}
+import { alibiSlopes } from './weights';
+import { ATTENTION_KERNEL_HEAD_MULTIPLE, causalAttentionGradKernel, causalAttentionKernel, usesWasmKernels } from './wasmKernels';
 
 /** Far below any score, so softmax gives future keys exactly 0 (a finite value keeps gradients NaN-free). */
 const MASKED = -1e9;
@@ -87,6 +84,8 @@ export function cacheHeads(qkv: tf.Tensor3D, nHead: number): { keys: tf.Tensor4D
 export function causalAttention(qkv: tf.Tensor3D, nHead: number, bias: tf.Tensor3D): tf.Tensor3D {
   const [B, T, threeC] = qkv.shape;
   const H = nHead;
+  const D = threeC / 3 / H;
+  if (D % ATTENTION_KERNEL_HEAD_MULTIPLE === 0 && usesWasmKernels()) return kernelAttention(qkv, H);
   const merged = (heads: tf.Tensor4D) => tf.reshape(heads, [B, T, threeC / 3]);
   const attend = tf.customGrad((input, save) => {
     const [q, k, v] = splitHeads(input as tf.Tensor3D, H);
@@ -111,6 +110,25 @@ export function causalAttention(qkv: tf.Tensor3D, nHead: number, bias: tf.Tensor
         const scale = 1 / Math.sqrt(savedQ.shape[3]);
         return tf.concat([merged(tf.mul(dq, scale)), merged(dk), merged(dv)], -1);
       },
+    };
+  });
+  return attend(qkv) as tf.Tensor3D;
+}
+
+/**
+ * The same attention as one wasm kernel each way (wasmKernels.ts): it reads qkv in place of the
+ * splits and transposes, and skips the keys after each query instead of masking them.
+ */
+function kernelAttention(qkv: tf.Tensor3D, nHead: number): tf.Tensor3D {
+  const attend = tf.customGrad((input, save) => {
+    const x = input as tf.Tensor3D;
+    const slopes = tf.tensor1d(alibiSlopes(nHead));
+    const { out, rows } = causalAttentionKernel(x, slopes, nHead);
+    (save as tf.GradSaveFunc)([x, slopes, out, rows]);
+    return {
+      value: out,
+      gradFunc: (dy: tf.Tensor, [savedQkv, savedSlopes, savedOut, savedRows]: tf.Tensor[]) =>
+        causalAttentionGradKernel(savedQkv as tf.Tensor3D, savedSlopes as tf.Tensor1D, savedOut as tf.Tensor3D, savedRows as tf.Tensor4D, dy as tf.Tensor3D),
     };
   });
   return attend(qkv) as tf.Tensor3D;

@@ -10,15 +10,17 @@
  * - the stream is [1, B, width] and the matrices [1, in, out], the shapes tfjs's fused matMul kernel
  *   takes, so the kernel is called directly (the op would add three reshapes around it);
  * - the ALiBi bias row of the position is written in JS and uploaded, not sliced on the device.
- * Where the backend has fused kernels (fusedOps.ts; WebGPU), a LayerNorm and the GELU gate are one
- * dispatch each, and attention (writing the cache, ALiBi scores, softmax, weighted sum) three, not 11;
- * the cache is then preallocated to the context length and each position written in place.
+ * Where the backend has fused kernels (fusedOps.ts: WebGPU's, and wasm's own in wasmKernels.ts), a
+ * LayerNorm and the GELU gate are one dispatch each, and attention (writing the cache, ALiBi scores,
+ * softmax, weighted sum) three, not 11; the cache is then preallocated to the context length and each
+ * position written in place.
  * A cache decodes with the weights as they were when it was made: rollouts make one per batch.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { alibiSlopes } from './attention';
+import { alibiSlopes } from './weights';
 import type { GPTConfig } from './config';
-import { alibiAttention, FUSED_KERNELS, geluGate, hasFusedKernel, QKV_PART, rmsNorm, writeHeads } from './fusedOps';
+import { alibiAttention, embedRows, FUSED_KERNELS, gatherRows, geluGate, hasFusedKernel, QKV_PART, rmsNorm, writeHeads } from './fusedOps';
+import { ATTENTION_KERNEL_HEAD_MULTIPLE, usesWasmKernels } from './wasmKernels';
 import { GELU_CUBIC, GELU_SCALE, LAYER_NORM_EPS, type LayerNormWeights, type Linear, type ModelWeights } from './weights';
 
 // Type aliases, not interfaces, so that tf.tidy and tf.dispose accept them as tensor containers.
@@ -102,7 +104,7 @@ function decodingWeights(weights: ModelWeights, config: GPTConfig): DecodingWeig
 /**
  * Keys and values of every layer. With the fused kernels, each is [B, H, contextLength, D] from the
  * start and a position is written in place; otherwise [B, H, positions so far, D], grown by concat
- * (tfjs has no in-place write, and on wasm or cpu a preallocated cache would be sliced, a copy, every step).
+ * (tfjs has no in-place write, and on cpu or webgl a preallocated cache would be sliced, a copy, every step).
  */
 export class DecodingCache {
   private keys: tf.Tensor4D[] = [];
@@ -120,12 +122,15 @@ export class DecodingCache {
     modelWeights: ModelWeights,
   ) {
     this.weights = decodingWeights(modelWeights, config);
-    this.fused = fusedChoice();
-    if (this.fused.attention) {
-      const shape: [number, number, number, number] = [batchSize, config.nHead, config.contextLength, config.nEmbd / config.nHead];
-      this.keys = Array.from({ length: config.nLayer }, () => tf.zeros(shape));
-      this.values = Array.from({ length: config.nLayer }, () => tf.zeros(shape));
-    }
+    this.fused = fusedChoice(config.nEmbd / config.nHead);
+  }
+
+  /** The preallocated cache of the fused path, made at the first step unless a prefill filled it (zeros cost a copy of the whole cache on wasm). */
+  private preallocate(): void {
+    const { nHead, contextLength, nEmbd, nLayer } = this.config;
+    const shape: [number, number, number, number] = [this.batchSize, nHead, contextLength, nEmbd / nHead];
+    this.keys = Array.from({ length: nLayer }, () => tf.zeros(shape));
+    this.values = Array.from({ length: nLayer }, () => tf.zeros(shape));
   }
 
   /** Feeds one (checked) token per sequence at position `length`: logits [B, V] and values [B] there. */
@@ -136,6 +141,7 @@ export class DecodingCache {
     const w = this.weights;
     const fused = this.fused;
     const geluOffset = GELU_A;
+    if (fused.attention && this.keys.length === 0) this.preallocate();
     const out = tf.tidy(() => {
       const bias = fused.attention ? null : tf.tensor4d(alibiRow(H, this.length), [1, H, 1, this.length + 1]);
       const normalize = (x: tf.Tensor3D) =>
@@ -143,7 +149,8 @@ export class DecodingCache {
       const gelu = (hidden: tf.Tensor3D) =>
         fused.geluGate ? geluGate(hidden, geluOffset) : (tf.mul(hidden, tf.sigmoid(tf.mul(hidden, tf.add(tf.square(hidden), geluOffset)))) as tf.Tensor3D);
       const affine = (x: tf.Tensor3D, { w: weight, b }: Affine) => fusedMatMul(x, weight, b);
-      let x = tf.gather(w.wte, tf.tensor1d(tokens, 'int32'), 1) as tf.Tensor3D; // [1, B, C]
+      const tokenIds = tf.tensor1d(tokens, 'int32');
+      let x = fused.embedRows ? embedRows(w.wte, tokenIds) : (tf.gather(w.wte, tokenIds, 1) as tf.Tensor3D); // [1, B, C]
       const keys: tf.Tensor4D[] = [];
       const values: tf.Tensor4D[] = [];
       w.blocks.forEach((block, layer) => {
@@ -206,7 +213,8 @@ export class DecodingCache {
     if (this.keys.length > 0) {
       const kept = tf.tidy(() => {
         const index = tf.tensor1d(Array.from(rows), 'int32');
-        return { keys: this.keys.map((k) => tf.gather(k, index, 0)), values: this.values.map((v) => tf.gather(v, index, 0)) };
+        const keep = <T extends tf.Tensor>(t: T): T => (this.fused.gatherRows ? gatherRows(t, index) : tf.gather(t, index, 0));
+        return { keys: this.keys.map(keep), values: this.values.map(keep) };
       });
       this.releaseCache();
       this.keys = kept.keys;
@@ -229,13 +237,18 @@ export class DecodingCache {
 }
 
 /** Which fused kernels (fusedOps.ts) the step uses: each where the active backend has it. */
-type FusedChoice = { rmsNorm: boolean; geluGate: boolean; attention: boolean };
+type FusedChoice = { rmsNorm: boolean; geluGate: boolean; attention: boolean; embedRows: boolean; gatherRows: boolean };
 
-function fusedChoice(): FusedChoice {
+function fusedChoice(headDim: number): FusedChoice {
+  // On wasm the kernels register when first used (usesWasmKernels); their attention sums 16 lanes of a
+  // head in registers, where WebGPU's takes any width.
+  const headsFit = tf.getBackend() !== 'wasm' || (usesWasmKernels() && headDim % ATTENTION_KERNEL_HEAD_MULTIPLE === 0);
   return {
     rmsNorm: hasFusedKernel(FUSED_KERNELS.rmsNorm),
     geluGate: hasFusedKernel(FUSED_KERNELS.geluGate),
-    attention: hasFusedKernel(FUSED_KERNELS.writeHeads) && hasFusedKernel(FUSED_KERNELS.alibiAttention),
+    attention: hasFusedKernel(FUSED_KERNELS.writeHeads) && hasFusedKernel(FUSED_KERNELS.alibiAttention) && headsFit,
+    embedRows: hasFusedKernel(FUSED_KERNELS.embedRows),
+    gatherRows: hasFusedKernel(FUSED_KERNELS.gatherRows),
   };
 }
 

@@ -1,10 +1,11 @@
 /**
  * Fused kernels: what each computes, its tfjs kernel name, and the choice between it and the plain
  * tfjs ops. A token step of a tiny model costs kernel dispatches, not FLOPs (docs/performance.md), so
- * where a backend registers these kernels (WebGPU: src/browser/webgpu/fusedKernels.ts) one dispatch
- * does what took several. Elsewhere (wasm, cpu, webgl, Node) none is registered and the plain ops
- * run exactly as before. Each kernel equals the plain ops it replaces up to float rounding
- * (e2e/fusedKernels.spec.ts). The engine never imports a backend: it asks for a kernel by name.
+ * where a backend registers these kernels (WebGPU: src/browser/webgpu/fusedKernels.ts; wasm, in Node
+ * and the browser, the decoding ones: src/core/model/wasmKernels.ts) one dispatch does what took
+ * several. Elsewhere (cpu, webgl) none is registered and the plain ops run exactly as before. Each
+ * kernel equals the plain ops it replaces up to float rounding (e2e/fusedKernels.spec.ts,
+ * test/wasmKernels.test.ts). The engine never imports a backend: it asks for a kernel by name.
  */
 import * as tf from '@tensorflow/tfjs-core';
 
@@ -16,6 +17,8 @@ export const FUSED_KERNELS = {
   alibiAttention: 'TirAlibiAttention',
   sampleRows: 'TirSampleRows',
   adamUpdate: 'TirAdamUpdate',
+  embedRows: 'TirEmbedRows',
+  gatherRows: 'TirGatherRows',
 } as const;
 
 export type FusedKernelName = (typeof FUSED_KERNELS)[keyof typeof FUSED_KERNELS];
@@ -59,6 +62,16 @@ export function writeHeads(qkv: tf.Tensor3D, cache: tf.Tensor4D, nHead: number, 
  */
 export function alibiAttention(qkv: tf.Tensor3D, keys: tf.Tensor4D, values: tf.Tensor4D, nHead: number, length: number): tf.Tensor3D {
   return tf.engine().runKernel(FUSED_KERNELS.alibiAttention, { qkv, keys, values }, { nHead, length }) as tf.Tensor3D;
+}
+
+/** The rows of table [1, V, C] at tokens (int32 [B]), [1, B, C]: tf.gather on axis 1. Inputs { table, tokens }. */
+export function embedRows(table: tf.Tensor3D, tokens: tf.Tensor1D): tf.Tensor3D {
+  return tf.engine().runKernel(FUSED_KERNELS.embedRows, { table, tokens }, {}) as tf.Tensor3D;
+}
+
+/** tf.gather(x, rows, 0) for a float32 x and ascending int32 rows. Inputs { x, rows }. */
+export function gatherRows<T extends tf.Tensor>(x: T, rows: tf.Tensor1D): T {
+  return tf.engine().runKernel(FUSED_KERNELS.gatherRows, { x, rows }, {}) as T;
 }
 
 /**

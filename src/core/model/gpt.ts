@@ -18,6 +18,7 @@ import { Random } from '../random';
 import { alibiBias, cacheHeads, causalAttention } from './attention';
 import { GPTConfig, validateGPTConfig } from './config';
 import { DecodingCache } from './decoding';
+import { columnSumsKernel, geluGradKernel, geluKernel, layerNormGradKernel, layerNormKernel, usesWasmKernels } from './wasmKernels';
 import { GELU_CUBIC, GELU_SCALE, LAYER_NORM_EPS, type BlockWeights, type LayerNormWeights, type Linear, type ModelWeights } from './weights';
 
 // ---------------------------------------------------------------------------------------------
@@ -106,13 +107,14 @@ function structure(config: GPTConfig, named: Map<string, tf.Variable>): ModelWei
 // loop ~15x slower (measured) than the XNNPACK path of a plain 2-D product, and its tape copies the
 // inputs of every small op (an Identity kernel per tensor kept) for the backward pass.
 
-/** Column sums of t [rows, cols] -> [cols], as ones @ t: wasm sums over axis 0 by transposing first, ~15x slower. */
+/** Column sums of t [rows, cols] -> [cols]: on wasm by this project's kernel, elsewhere as ones @ t (wasm's own
+ * sum over axis 0 transposes first, ~15x slower; ones @ t packs all of t as a matrix operand each call). */
 function sumRows(t: tf.Tensor): tf.Tensor1D {
   const cols = t.shape[t.rank - 1];
   const t2d = tf.reshape(t, [-1, cols]) as tf.Tensor2D;
+  if (usesWasmKernels()) return columnSumsKernel(t2d);
   return tf.reshape(tf.matMul(tf.ones([1, t2d.shape[0]]), t2d), [cols]);
 }
-
 
 /** LayerNorm over the last axis: x [..., C], gamma and beta [C]. */
 const layerNormOp = tf.customGrad((x, gamma, beta, save) => {
@@ -133,8 +135,19 @@ const layerNormOp = tf.customGrad((x, gamma, beta, save) => {
   };
 });
 
+/** The same LayerNorm as one wasm kernel each way (wasmKernels.ts), for tfjs's nine kernels forward and fourteen back. */
+const kernelLayerNormOp = tf.customGrad((x, gamma, beta, save) => {
+  const { y, normalized, rstd } = layerNormKernel(x as tf.Tensor, gamma as tf.Tensor, beta as tf.Tensor, LAYER_NORM_EPS);
+  (save as tf.GradSaveFunc)([normalized, rstd, gamma as tf.Tensor]);
+  return {
+    value: y,
+    gradFunc: (dy: tf.Tensor, [xHat, savedRstd, savedGamma]: tf.Tensor[]) => layerNormGradKernel(dy, xHat, savedRstd, savedGamma),
+  };
+});
+
 function layerNorm(x: tf.Tensor3D, w: LayerNormWeights): tf.Tensor3D {
-  return layerNormOp(x, w.gamma, w.beta) as tf.Tensor3D;
+  const op = x.shape[2] % 4 === 0 && usesWasmKernels() ? kernelLayerNormOp : layerNormOp;
+  return op(x, w.gamma, w.beta) as tf.Tensor3D;
 }
 
 /** Rows of the embedding table for tokens [B, T] -> [B, T, C], as a one-hot matMul because
@@ -195,7 +208,7 @@ function linear(x: tf.Tensor3D, w: Linear): tf.Tensor3D {
 
 
 /** GELU in GPT-2's tanh form, 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), as x sigmoid(...). */
-const geluOp = tf.customGrad((x, save) => {
+const tfjsGeluOp = tf.customGrad((x, save) => {
   const input = x as tf.Tensor;
   (save as tf.GradSaveFunc)([input]);
   const gate = (t: tf.Tensor) => tf.sigmoid(tf.mul(tf.add(t, tf.mul(tf.mul(tf.square(t), t), GELU_CUBIC)), GELU_SCALE));
@@ -208,6 +221,20 @@ const geluOp = tf.customGrad((x, save) => {
     },
   };
 });
+
+/** The same GELU as one wasm kernel each way (wasmKernels.ts), for the tfjs ops' ten memory-bound passes. */
+const kernelGeluOp = tf.customGrad((x, save) => {
+  const input = x as tf.Tensor;
+  (save as tf.GradSaveFunc)([input]);
+  return {
+    value: geluKernel(input, GELU_SCALE, GELU_CUBIC),
+    gradFunc: (dy: tf.Tensor, [savedX]: tf.Tensor[]) => geluGradKernel(savedX, dy, GELU_SCALE, GELU_CUBIC),
+  };
+});
+
+function gelu(x: tf.Tensor3D): tf.Tensor3D {
+  return (usesWasmKernels() ? kernelGeluOp(x) : tfjsGeluOp(x)) as tf.Tensor3D;
+}
 
 /** Each layer's keys and values [B, H, T, D], collected by a prefill's pass. */
 type CacheHeads = { keys: tf.Tensor4D[]; values: tf.Tensor4D[] };
@@ -223,7 +250,7 @@ function selfAttention(x: tf.Tensor3D, w: BlockWeights, nHead: number, bias: tf.
 }
 
 function mlp(x: tf.Tensor3D, w: BlockWeights): tf.Tensor3D {
-  return linear(geluOp(linear(x, w.fc)) as tf.Tensor3D, w.mlpProj);
+  return linear(gelu(linear(x, w.fc)), w.mlpProj);
 }
 
 /** Pre-LayerNorm transformer block. */

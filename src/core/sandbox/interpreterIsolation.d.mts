@@ -2,7 +2,21 @@
 
 export function capWasmMemory(binary: ArrayBuffer | Uint8Array, maxBytes: number): Uint8Array<ArrayBuffer>;
 
-export function completeUtf8Length(bytes: Uint8Array): number;
+/** Bytes of `text` in UTF-8. */
+export function utf8Length(text: string): number;
+
+/**
+ * stdout and stderr of one run in one budget of UTF-8 bytes of the decoded text; the write that
+ * passes it calls onFull and nothing is kept after it.
+ */
+export class OutputCapture {
+  constructor(maxBytes: number, onFull: () => void);
+  readonly truncated: boolean;
+  /** Returns how many bytes it took: all of them, kept or dropped. */
+  write(stream: 'stdout' | 'stderr', buffer: Uint8Array): number;
+  /** The decoded text, once the run is over. */
+  finish(): { stdout: string; stderr: string };
+}
 
 /** An object whose [0] reads and clears `buffer` in one atomic step: give it to Pyodide's setInterruptBuffer. */
 export function consumingSignalView(buffer: Int32Array | Uint8Array): { readonly 0: number };
@@ -37,7 +51,10 @@ export interface IsolatedRunnerOptions {
   runnerSource: string;
   /** Pyodide's interrupt buffer; the output cap writes SIGINT into it. */
   interruptBuffer: Int32Array | Uint8Array | null;
-  /** Bytes one run may allocate for file contents (they live in JS arrays, outside the heap). */
+  /**
+   * Bytes one run may allocate outside the wasm heap without reaching JavaScript: file contents,
+   * pipe buffers, new nodes with their names and symlink targets (all JS memory). ENOSPC past it.
+   */
   fileBytesPerRun: number;
 }
 

@@ -7,34 +7,56 @@
  * The mechanism, all of it outside the program's reach:
  * - The wasm heap is copied once the runner is in place (the baseline) and copied back after every
  *   run, so every Python object, module, cache, hook and C static starts each program as it was.
+ * - The file system outside /tmp and the working directory is read-only below Python: its nodes
+ *   are frozen in the file system's own operations (no write, truncate, chmod, utime, create,
+ *   unlink or rename, /dev and /proc included), so the stdlib cannot be damaged at all.
  * - What lives outside the heap is checked: calls from the interpreter into JavaScript are counted
  *   (a run that makes any beyond the host's own fixed handful reached JavaScript, where the heap
  *   restore cannot follow: timers, JS objects, the interrupt buffer), /tmp and the working
- *   directory are emptied, file descriptors the run left open are closed, the working directory is
- *   set back, and the rest of the file system must match the baseline. Any doubt answers
- *   `replace`, and the host recycles the interpreter instead of restoring it.
+ *   directory are emptied and their modes and times put back, file descriptors the run left open
+ *   are closed and the baseline's put back as they were, the working directory is set back, the
+ *   inode counter is reset, and the rest of the file system must match the baseline. Any doubt
+ *   answers `replace`, and the host recycles the interpreter instead of restoring it.
  * - Memory: the heap's maximum is written into the wasm binary before it is compiled, so no grow
- *   from anywhere passes it, and the bytes a run may put into files (which live in JS arrays) are
- *   capped.
- * - Output: stdout and stderr are counted into one byte budget by Pyodide's raw write handlers;
- *   the write that passes it sets the interrupt, so a flood stops.
+ *   from anywhere passes it; every byte a run can put outside the heap without reaching JavaScript
+ *   (file contents, the first write included, pipe buffers, new nodes, their names and symlink
+ *   targets) is charged to one budget per run, and refused (ENOSPC) past it.
+ * - Output: stdout and stderr are counted into one budget by Pyodide's raw write handlers, in
+ *   UTF-8 bytes of the text returned (after decoding); the write that passes it sets the interrupt,
+ *   so a flood stops.
  */
 
 /**
  * Imports the interpreter calls in ordinary runs (system calls on the virtual file system, clocks,
- * maths, heap growth, indirect calls, time.sleep's question whether it may suspend): not counted. Every other import is a crossing into
- * JavaScript that a program has no ordinary reason to make (sockets and umask included).
+ * maths, heap growth, indirect calls, time.sleep's question whether it may suspend, fcntl's
+ * question whether the descriptor is a socket): not counted. Every other import is a crossing into
+ * JavaScript that a program has no ordinary reason to make (sockets included).
  */
 const UNCOUNTED_IMPORTS =
-  /^(?:__syscall_(?!umask_js$|socket$|connect$|bind$|listen$|accept4$|sendto$|recvfrom$|sendmsg$|recvmsg$|getpeername$|getsockname$|getsockopt$)|fd_|clock_|environ_|random_get$|proc_exit$|exit$|invoke_|can_run_sync_js$|_PyEM_TrampolineCall_JS$|_Py_CheckEmscriptenSignals_Helper$|emscripten_resize_heap$|emscripten_get_heap_max$|emscripten_date_now$|emscripten_get_now|_emscripten_get_now_is_monotonic$|emscripten_math_|_(?:gmtime|localtime|mktime|timegm|tzset|mmap|munmap|msync)_js$|__call_sighandler$|_emscripten_throw_longjmp$|__assert_fail$|_abort_js$|_Unwind_|emscripten_stack_|__asctime_r$|strptime)/;
+  /^(?:__syscall_(?!socket$|connect$|bind$|listen$|accept4$|sendto$|recvfrom$|sendmsg$|recvmsg$|getpeername$|getsockname$|getsockopt$)|fd_|clock_|environ_|random_get$|proc_exit$|exit$|invoke_|can_run_sync_js$|_try_fcntl64$|_PyEM_TrampolineCall_JS$|_Py_CheckEmscriptenSignals_Helper$|emscripten_resize_heap$|emscripten_get_heap_max$|emscripten_date_now$|emscripten_get_now|_emscripten_get_now_is_monotonic$|emscripten_math_|_(?:gmtime|localtime|mktime|timegm|tzset|mmap|munmap|msync)_js$|__call_sighandler$|_emscripten_throw_longjmp$|__assert_fail$|_abort_js$|_Unwind_|emscripten_stack_|__asctime_r$|strptime)/;
+
+/**
+ * Imports answered here instead of by Pyodide. umask: in Node's main thread Pyodide would set the
+ * host process's umask, elsewhere it answers 0 and keeps nothing; 0 everywhere, so it is stateless
+ * and costs no interpreter.
+ */
+const REPLACED_IMPORTS = { __syscall_umask_js: () => 0 };
 
 const WASM_PAGE_BYTES = 65536;
 const SIGINT = 2;
-const ENOSPC = 51; // emscripten's errno numbering
+// emscripten's errno numbering
+const EACCES = 2;
+const ENOSPC = 51;
+const EROFS = 69;
 const WORKDIR = '/home/pyodide';
 const SCRATCH_DIRS = ['/tmp', WORKDIR];
-/** Not part of the file-system check: devices and proc reflect live streams, checked on their own. */
-const UNCHECKED_DIRS = new Set(['/dev', '/proc', ...SCRATCH_DIRS]);
+/**
+ * What a new node costs in JS memory besides its contents (the object, its table entry): charged,
+ * so a million empty files or directories count against the run's budget like their bytes would.
+ */
+const NODE_BYTES = 256;
+/** A JS string may take two bytes a character: names and symlink targets are charged at that. */
+const CHAR_BYTES = 2;
 
 function readLeb(bytes, at) {
   let value = 0;
@@ -102,6 +124,7 @@ function countingModule(module, counts) {
   const wrappers = new Map();
   return new Proxy(module, {
     get(target, name, receiver) {
+      if (Object.hasOwn(REPLACED_IMPORTS, name)) return REPLACED_IMPORTS[name];
       const value = Reflect.get(target, name, receiver);
       if (typeof value !== 'function' || typeof name !== 'string' || UNCOUNTED_IMPORTS.test(name)) return value;
       let counted = wrappers.get(name);
@@ -155,50 +178,79 @@ export function hookPyodideInstantiation({ heapLimitBytes }) {
   return hook;
 }
 
-/** stdout and stderr of one run in one byte budget; the write that passes it calls onFull. */
-class OutputCapture {
+/** Bytes of `text` in UTF-8 (decoded text has no lone surrogates). */
+export function utf8Length(text) {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** The longest start of `text` within `maxBytes` of UTF-8, never splitting a character. */
+function utf8Prefix(text, maxBytes) {
+  let bytes = 0;
+  let end = 0;
+  while (end < text.length) {
+    const unit = text.charCodeAt(end);
+    const pair = unit >= 0xd800 && unit <= 0xdbff && end + 1 < text.length;
+    const size = unit < 0x80 ? 1 : unit < 0x800 ? 2 : pair ? 4 : 3;
+    if (bytes + size > maxBytes) break;
+    bytes += size;
+    end += pair ? 2 : 1;
+  }
+  return text.slice(0, end);
+}
+
+/**
+ * stdout and stderr of one run in one budget, counted in UTF-8 bytes of the text the host returns:
+ * bytes are decoded as they arrive, so invalid ones count as the three bytes of the U+FFFD that
+ * stands for each. The write that passes the budget calls onFull; nothing is kept after it.
+ */
+export class OutputCapture {
   constructor(maxBytes, onFull) {
     this.room = Math.max(0, maxBytes);
-    this.parts = { stdout: [], stderr: [] };
+    this.streams = { stdout: { decoder: new TextDecoder(), parts: [] }, stderr: { decoder: new TextDecoder(), parts: [] } };
     this.truncated = false;
     this.onFull = onFull;
   }
 
   write(stream, buffer) {
     if (!this.truncated) {
-      const kept = Math.min(buffer.length, this.room);
-      if (kept > 0) this.parts[stream].push(buffer.slice(0, kept));
-      this.room -= kept;
-      if (kept < buffer.length) {
-        this.truncated = true;
-        this.onFull();
-      }
+      // Every byte decodes to at least one (an invalid one to three, a held-back partial sequence
+      // of up to three to one U+FFFD later): past room + 4 bytes the cap is passed anyway.
+      const part = buffer.length > this.room + 4 ? buffer.subarray(0, this.room + 4) : buffer;
+      this.keep(stream, this.streams[stream].decoder.decode(part, { stream: true }));
     }
     return buffer.length; // all of it "written": Python must not retry what was dropped
   }
 
-  text(stream) {
-    const parts = this.parts[stream];
-    const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-    let at = 0;
-    for (const part of parts) {
-      bytes.set(part, at);
-      at += part.length;
+  keep(stream, text) {
+    const bytes = utf8Length(text);
+    if (bytes <= this.room) {
+      this.streams[stream].parts.push(text);
+      this.room -= bytes;
+      return;
     }
-    const end = this.truncated ? completeUtf8Length(bytes) : bytes.length;
-    return new TextDecoder().decode(bytes.subarray(0, end));
+    this.streams[stream].parts.push(utf8Prefix(text, this.room));
+    this.room = 0;
+    this.truncated = true;
+    this.onFull();
   }
-}
 
-/** Length without a trailing UTF-8 sequence that the byte cap cut short. */
-export function completeUtf8Length(bytes) {
-  for (let back = 1; back <= Math.min(4, bytes.length); back++) {
-    const byte = bytes[bytes.length - back];
-    if ((byte & 0xc0) === 0x80) continue; // continuation byte
-    const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-    return needed > back ? bytes.length - back : bytes.length;
+  /** The run's text, once it is over: a sequence still incomplete at the end is a U+FFFD, counted too. */
+  finish() {
+    for (const stream of ['stdout', 'stderr']) {
+      if (!this.truncated) this.keep(stream, this.streams[stream].decoder.decode());
+    }
+    return { stdout: this.streams.stdout.parts.join(''), stderr: this.streams.stderr.parts.join('') };
   }
-  return bytes.length;
 }
 
 function describeFailure(error) {
@@ -207,44 +259,234 @@ function describeFailure(error) {
   return `${code}${text}`.slice(0, 2000);
 }
 
-function childPath(dir, name) {
-  return dir === '/' ? `/${name}` : `${dir}/${name}`;
+/** Bytes a file's contents hold (allocated, not used): what a write or a truncate grows. */
+function capacity(node) {
+  return node.contents?.length ?? 0;
 }
 
-function entries(FS, dir) {
-  return FS.readdir(dir).filter((name) => name !== '.' && name !== '..');
-}
-
-/** Every path outside the scratch dirs with its inode, mode, size and times; one string to compare. */
-function fileSystemFingerprint(FS) {
-  const lines = [];
-  const walk = (dir) => {
-    for (const name of entries(FS, dir)) {
-      const path = childPath(dir, name);
-      if (UNCHECKED_DIRS.has(path)) continue;
-      const stat = FS.lstat(path);
-      lines.push(`${path} ${stat.ino} ${stat.mode} ${stat.size} ${+stat.mtime} ${+stat.ctime}`);
-      if (FS.isDir(stat.mode)) walk(path);
+/**
+ * The file system below Python: everything outside the scratch directories frozen, every byte a
+ * run puts outside the heap charged, and the whole of it brought back to the baseline after a run.
+ * Built on MEMFS's own node and stream operations (private, like the heap: pin the version).
+ */
+class FileSystemGuard {
+  constructor(module, FS) {
+    this.FS = FS;
+    this.module = module;
+    this.scratch = new Set(SCRATCH_DIRS.map((dir) => FS.lookupPath(dir).node));
+    for (const dir of this.scratch) {
+      if (Object.keys(dir.contents).length > 0) throw new Error('a scratch directory is not empty at the baseline');
     }
-  };
-  walk('/');
-  for (const dir of UNCHECKED_DIRS) {
-    const stat = FS.lstat(dir);
-    lines.push(`${dir} ${stat.ino} ${stat.mode}`);
+    /** Bytes this run may still allocate outside the heap; null between runs (the host is not charged). */
+    this.room = null;
+    this.frozen = new WeakSet();
+    this.install();
   }
-  return lines.join('\n');
-}
 
-function emptyDir(FS, dir) {
-  for (const name of entries(FS, dir)) {
-    const path = childPath(dir, name);
-    const stat = FS.lstat(path);
-    if (FS.isDir(stat.mode)) {
-      FS.chmod(path, 0o700); // a program may have locked its own directory
-      emptyDir(FS, path);
-      FS.rmdir(path);
-    } else {
-      FS.unlink(path);
+  /** Refused (EROFS) when the node is frozen. */
+  guard(node) {
+    if (this.frozen.has(node)) throw new this.FS.ErrnoError(EROFS);
+  }
+
+  /**
+   * Charges `bytes` to the run; ENOSPC once the budget is passed. Always charged: a file grows by
+   * more than the write that grows it (MEMFS doubles small ones), so the last growth may pass the
+   * budget, and then every later one is refused up front.
+   */
+  charge(bytes) {
+    if (this.room === null || !(bytes > 0)) return;
+    this.room -= bytes;
+    if (this.room < 0) throw new this.FS.ErrnoError(ENOSPC);
+  }
+
+  /** Runs `grow`, refused up front when `needed` bytes do not fit, then charged what `size()` grew by. */
+  charged(needed, size, grow) {
+    if (this.room !== null && needed > this.room) throw new this.FS.ErrnoError(ENOSPC);
+    const before = size();
+    const result = grow();
+    this.charge(size() - before);
+    return result;
+  }
+
+  install() {
+    const { MEMFS, PIPEFS, TTY } = this.module;
+    const guard = this;
+    const tables = MEMFS.ops_table;
+    const dirOps = tables.dir.node;
+    const { mknod, symlink, unlink, rmdir, rename } = dirOps;
+    const newNode = (parent, name, extra) => {
+      guard.guard(parent);
+      guard.charge(NODE_BYTES + CHAR_BYTES * (String(name).length + extra));
+    };
+    dirOps.mknod = function (parent, name, mode, dev) {
+      newNode(parent, name, 0);
+      return mknod.call(this, parent, name, mode, dev);
+    };
+    dirOps.symlink = function (parent, name, target) {
+      newNode(parent, name, String(target).length);
+      return symlink.call(this, parent, name, target);
+    };
+    dirOps.unlink = function (parent, name) {
+      guard.guard(parent);
+      return unlink.call(this, parent, name);
+    };
+    dirOps.rmdir = function (parent, name) {
+      guard.guard(parent);
+      return rmdir.call(this, parent, name);
+    };
+    dirOps.rename = function (node, newDir, newName) {
+      guard.guard(node);
+      guard.guard(node.parent);
+      guard.guard(newDir);
+      guard.charge(CHAR_BYTES * String(newName).length);
+      return rename.call(this, node, newDir, newName);
+    };
+    // chmod, utime, chown and truncate all end here; a truncate that grows a file is charged.
+    const setattr = MEMFS.node_ops.setattr;
+    const guardedSetattr = function (node, attr) {
+      guard.guard(node);
+      if (attr.size === undefined) return setattr.call(this, node, attr);
+      return guard.charged(attr.size - capacity(node), () => capacity(node), () => setattr.call(this, node, attr));
+    };
+    MEMFS.node_ops.setattr = guardedSetattr;
+    for (const table of [tables.dir, tables.file, tables.link, tables.chrdev]) table.node.setattr = guardedSetattr;
+    // Every write to a file ends here (msync too): the first write to an empty file takes a copy of
+    // the data without growing anything, so the charge is what the contents grew by, whatever path.
+    const write = MEMFS.stream_ops.write;
+    const guardedWrite = function (stream, buffer, offset, length, position, canOwn) {
+      const node = stream.node;
+      guard.guard(node);
+      return guard.charged(
+        position + length - capacity(node),
+        () => capacity(node),
+        () => write.call(this, stream, buffer, offset, length, position, canOwn),
+      );
+    };
+    MEMFS.stream_ops.write = guardedWrite;
+    tables.file.stream.write = guardedWrite;
+    // Pipe buffers grow by whole buckets, and a pipe is a JS array like a file.
+    const pipeWrite = PIPEFS.stream_ops.write;
+    PIPEFS.stream_ops.write = function (stream, buffer, offset, length, position) {
+      const pipe = stream.node.pipe;
+      return guard.charged(
+        length,
+        () => (pipe.buckets?.length ?? 0) * PIPEFS.BUCKET_BUFFER_SIZE,
+        () => pipeWrite.call(this, stream, buffer, offset, length, position),
+      );
+    };
+    // The terminals keep an unwritten line in a JS array, their output goes nowhere a result can
+    // show and their input is the host's: a program has no terminal.
+    for (const name of ['read', 'write']) {
+      const operation = TTY.stream_ops[name];
+      TTY.stream_ops[name] = function (...args) {
+        if (guard.room !== null) throw new guard.FS.ErrnoError(EACCES);
+        return operation.apply(this, args);
+      };
+    }
+  }
+
+  /** Every node of the tree outside the scratch directories (those themselves included), at the baseline. */
+  treeNodes() {
+    const { FS } = this;
+    const nodes = [FS.root];
+    const walk = (dir) => {
+      for (const name of Object.keys(dir.contents)) {
+        const node = dir.contents[name];
+        nodes.push(node);
+        if (FS.isDir(node.mode) && !this.scratch.has(node) && !node.mounted) walk(node);
+      }
+    };
+    walk(FS.root);
+    return nodes;
+  }
+
+  /** Freezes everything outside the scratch directories and records what tidy() brings back. */
+  freeze() {
+    const { FS } = this;
+    this.nodes = this.treeNodes().map((node) => ({
+      node,
+      parent: node.parent,
+      name: node.name,
+      id: node.id,
+      mode: node.mode,
+      rdev: node.rdev,
+      link: node.link,
+      contents: node.contents,
+      size: node.usedBytes,
+      children: FS.isDir(node.mode) ? Object.keys(node.contents).length : -1,
+      times: [node.atime, node.mtime, node.ctime],
+    }));
+    for (const { node } of this.nodes) if (!this.scratch.has(node)) this.frozen.add(node);
+    // Nodes outside the tree are in the lookup table too (the roots of the pipe and socket file
+    // systems, /proc/self/fd's mount): all of them stay.
+    this.known = new WeakSet(this.nodes.map(({ node }) => node));
+    for (const chain of FS.nameTable) for (let node = chain; node; node = node.name_next) this.known.add(node);
+    this.streams = FS.streams.map((stream) => stream && { stream, position: stream.position, flags: stream.flags });
+    this.cwd = FS.cwd();
+    this.nextInode = FS.nextInode;
+    this.nextPipe = this.module.PIPEFS.nextname.current;
+  }
+
+  /**
+   * Back to the baseline after a run: descriptors closed or put back, everything the run made
+   * dropped from the tree and the lookup table, scratch modes and every node's times put back,
+   * counters reset. Returns why that could not be done, or null.
+   */
+  tidy() {
+    const { FS } = this;
+    const streams = FS.streams;
+    for (let fd = 0; fd < Math.max(streams.length, this.streams.length); fd++) {
+      const kept = this.streams[fd];
+      if (kept) {
+        if (streams[fd] !== kept.stream) return 'the run replaced a file descriptor of the baseline';
+        kept.stream.position = kept.position;
+        kept.stream.flags = kept.flags;
+      } else if (streams[fd]) {
+        FS.close(streams[fd]);
+      }
+    }
+    if (streams.length > this.streams.length) streams.length = this.streams.length;
+    this.forgetNewNodes();
+    for (const saved of this.nodes) {
+      const { node } = saved;
+      if (node.parent !== saved.parent || node.name !== saved.name || node.id !== saved.id) return 'the run changed files outside /tmp and the working directory';
+      if (this.scratch.has(node)) {
+        node.contents = {};
+        node.mode = saved.mode; // the program may have locked its own directory
+      } else if (!this.unchanged(saved)) {
+        return 'the run changed files outside /tmp and the working directory';
+      }
+      [node.atime, node.mtime, node.ctime] = saved.times;
+    }
+    FS.chdir(this.cwd);
+    FS.nextInode = this.nextInode;
+    this.module.PIPEFS.nextname.current = this.nextPipe;
+    return null;
+  }
+
+  /** A frozen node as it was: a backstop behind the freeze, which refuses every change. */
+  unchanged(saved) {
+    const { node } = saved;
+    if (node.mode !== saved.mode || node.rdev !== saved.rdev || node.link !== saved.link) return false;
+    if (node.contents !== saved.contents || node.usedBytes !== saved.size) return false;
+    if (saved.children >= 0 && Object.keys(node.contents).length !== saved.children) return false;
+    return node === this.FS.root || node.parent.contents[node.name] === node;
+  }
+
+  /**
+   * Drops every node the run made from the file system's lookup table (its files, pipes, names
+   * crafted to collide, a `__proto__` entry no directory listing shows), so the table is the
+   * baseline's again.
+   */
+  forgetNewNodes() {
+    const table = this.FS.nameTable;
+    for (let i = 0; i < table.length; i++) {
+      let previous = null;
+      for (let node = table[i]; node; node = node.name_next) {
+        if (this.known.has(node)) previous = node;
+        else if (previous) previous.name_next = node.name_next;
+        else table[i] = node.name_next;
+      }
     }
   }
 }
@@ -276,9 +518,9 @@ export class IsolatedRunner {
 
   constructor(pyodide, counts, runnerSource, interruptBuffer, fileBytesPerRun) {
     this.module = pyodide._module; // private, but the only handle on the heap and MEMFS: pin the version
-    this.FS = pyodide.FS;
     this.counts = counts;
     this.interruptBuffer = interruptBuffer;
+    this.fileBytesPerRun = fileBytesPerRun;
     this.capture = null;
     this.doomed = false;
     const onFull = () => {
@@ -289,17 +531,12 @@ export class IsolatedRunner {
     pyodide.setStderr({ write: write('stderr') });
     pyodide.setStdin({ error: true });
     if (interruptBuffer) pyodide.setInterruptBuffer(consumingSignalView(interruptBuffer));
-    this.capFileStorage(fileBytesPerRun);
     this.newCapture = (maxOutputBytes) => new OutputCapture(maxOutputBytes, onFull);
     this.runner = pyodide.runPython(runnerSource, { globals: pyodide.toPy({}) });
     this.runner('pass'); // compiles the runner's paths, so the baseline has them
-    this.baseline = {
-      heap: this.module.HEAPU8.slice(),
-      files: fileSystemFingerprint(this.FS),
-      streams: this.FS.streams.map((stream) => stream && { stream, position: stream.position }),
-      cwd: this.FS.cwd(),
-      scratchModes: SCRATCH_DIRS.map((dir) => this.FS.lstat(dir).mode),
-    };
+    this.files = new FileSystemGuard(this.module, pyodide.FS);
+    this.files.freeze();
+    this.baselineHeap = this.module.HEAPU8.slice();
     this.footprint = this.calibrate();
     if (this.footprint !== this.calibrate()) throw new Error("the host's own calls into JavaScript are not the same on every run");
   }
@@ -317,26 +554,6 @@ export class IsolatedRunner {
     return [...this.counts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, calls]) => `${name}:${calls}`).join(' ');
   }
 
-  /** Files live in JS arrays outside the wasm heap: cap what one run may allocate for them. */
-  capFileStorage(limitBytes) {
-    const MEMFS = this.module.MEMFS;
-    const { expandFileStorage, resizeFileStorage } = MEMFS;
-    const ErrnoError = this.FS.ErrnoError;
-    this.fileBytes = 0;
-    // Charged by what the array grew to: MEMFS grows a file by an eighth at a time, not by the write.
-    const charged = (grow) =>
-      function (node, size) {
-        const before = node.contents?.length ?? 0;
-        if (size - before > limitBytes - this.fileBytes) throw new ErrnoError(ENOSPC);
-        const result = grow.call(MEMFS, node, size);
-        this.fileBytes += Math.max(0, (node.contents?.length ?? 0) - before);
-        if (this.fileBytes > limitBytes) throw new ErrnoError(ENOSPC);
-        return result;
-      }.bind(this);
-    MEMFS.expandFileStorage = charged(expandFileStorage);
-    MEMFS.resizeFileStorage = charged(resizeFileStorage);
-  }
-
   /**
    * Runs one program. The reply's text fields come from here, not from Python: stdout and stderr
    * from the capture, the runner's JSON as a string or nothing. `replace` means do not reuse.
@@ -344,7 +561,7 @@ export class IsolatedRunner {
   run(code, maxOutputBytes) {
     const capture = this.newCapture(maxOutputBytes);
     this.capture = capture;
-    this.fileBytes = 0;
+    this.files.room = this.fileBytesPerRun;
     this.counts.clear();
     let output;
     let failure;
@@ -354,14 +571,16 @@ export class IsolatedRunner {
       failure = describeFailure(error);
     }
     this.capture = null;
+    this.files.room = null;
+    const { stdout, stderr } = capture.finish();
     if (this.interruptBuffer) Atomics.store(this.interruptBuffer, 0, 0); // an output-cap interrupt Python never saw
     const doubt = failure !== undefined ? 'the interpreter failed' : this.doubt(output);
     this.doomed = doubt !== null;
     return {
       ...(typeof output === 'string' && { output }),
       ...(failure !== undefined && { failure }),
-      stdout: capture.text('stdout'),
-      stderr: capture.text('stderr'),
+      stdout,
+      stderr,
       truncated: capture.truncated,
       replace: this.doomed,
       reason: doubt,
@@ -376,8 +595,8 @@ export class IsolatedRunner {
 
   restoreHeap() {
     const heap = this.module.HEAPU8;
-    heap.set(this.baseline.heap);
-    if (heap.length > this.baseline.heap.length) heap.fill(0, this.baseline.heap.length);
+    heap.set(this.baselineHeap);
+    if (heap.length > this.baselineHeap.length) heap.fill(0, this.baselineHeap.length);
   }
 
   /** Why this interpreter cannot be brought back to the baseline, or null. Tidies what it can. */
@@ -385,31 +604,9 @@ export class IsolatedRunner {
     if (typeof output !== 'string') return "the runner's answer was not text";
     if (this.footprintNow() !== this.footprint) return 'the run called into JavaScript';
     try {
-      return this.tidyFiles();
+      return this.files.tidy();
     } catch (error) {
       return `the file system could not be tidied: ${describeFailure(error)}`;
     }
-  }
-
-  tidyFiles() {
-    const { FS, baseline } = this;
-    const streams = FS.streams;
-    for (let fd = 0; fd < Math.max(streams.length, baseline.streams.length); fd++) {
-      const kept = baseline.streams[fd];
-      if (kept) {
-        if (streams[fd] !== kept.stream) return 'the run replaced a file descriptor of the baseline';
-        kept.stream.position = kept.position;
-      } else if (streams[fd]) {
-        FS.close(streams[fd]);
-      }
-    }
-    SCRATCH_DIRS.forEach((dir, i) => {
-      FS.chmod(dir, 0o700);
-      emptyDir(FS, dir);
-      FS.chmod(dir, baseline.scratchModes[i]);
-    });
-    FS.chdir(baseline.cwd);
-    if (fileSystemFingerprint(FS) !== baseline.files) return 'the run changed files outside /tmp and the working directory';
-    return null;
   }
 }

@@ -14,6 +14,7 @@ import {
   type PythonSandbox,
   type RunOptions,
   type RunResult,
+  runOptionsProblem,
 } from './protocol';
 import { diedResult } from './runResult';
 
@@ -87,6 +88,8 @@ export class SandboxPool implements PythonSandbox {
   run(code: string, options: Partial<RunOptions> = {}): Promise<RunResult> {
     if (this.closed) return Promise.reject(new Error('SandboxPool is closed'));
     const runOptions = { ...this.options.runOptions, ...definedFields(options) };
+    const problem = runOptionsProblem(runOptions);
+    if (problem) return Promise.reject(new Error(`SandboxPool: ${problem}`));
     return new Promise((resolve, reject) => {
       this.queue.push({ code, options: runOptions, resolve, reject });
       this.pump();
@@ -139,7 +142,9 @@ export class SandboxPool implements PythonSandbox {
 
   private pump(): void {
     while (!this.closed && this.queue.length > 0) {
-      let interpreter = this.idle.pop();
+      // The one idle longest: an interpreter puts itself back to its baseline after it answers, so
+      // the one that just answered may still be busy with that (a pool of 2: the next call does not wait).
+      let interpreter = this.idle.shift();
       if (!interpreter && this.activeCount() < this.options.size) {
         interpreter = this.standby.shift();
         if (interpreter) this.counters.standbyPromotions++;

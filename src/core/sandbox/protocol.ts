@@ -45,6 +45,24 @@ export interface PythonSandbox {
 export const DEFAULT_RUN_OPTIONS: RunOptions = { timeoutMs: 2000, maxOutputBytes: 4096 };
 
 /**
+ * What a run may ask for. A timer past 2^31 - 1 ms fires at once (a --timeout of 3e9 killed every
+ * run at 1 ms), and the output is held in memory.
+ */
+export const RUN_OPTION_BOUNDS: Record<keyof RunOptions, { min: number; max: number }> = {
+  timeoutMs: { min: 1, max: 3_600_000 },
+  maxOutputBytes: { min: 0, max: 16 * 2 ** 20 },
+};
+
+/** Why these options cannot be run (a field that is not an integer within its bounds), or null. */
+export function runOptionsProblem(options: RunOptions): string | null {
+  for (const [field, { min, max }] of Object.entries(RUN_OPTION_BOUNDS)) {
+    const value = options[field as keyof RunOptions];
+    if (!Number.isInteger(value) || value < min || value > max) return `${field} must be an integer from ${min} to ${max}, got ${value}`;
+  }
+  return null;
+}
+
+/**
  * One Python interpreter (a worker in the browser, a child process in Node). It enforces the
  * timeout itself (interrupt, then kill after a grace) and says when it must be replaced; the
  * SandboxPool owns the recycling and the warm standby.

@@ -14,9 +14,11 @@
  *
  * Per run: a fresh `__main__`; stdin raises InputBlocked; the import guard raises ImportBlocked;
  * the audit hook refuses process spawning, new audit hooks and writes outside /tmp and the working
- * directory; the traceback keeps only `<exec>` frames, with bounded lines. This is a guard against
- * accidents and casual escapes; the boundary is the process around the interpreter, and the
- * isolation between runs is the heap restore (docs/sandbox-security.md).
+ * directory; os._exit raises SystemExit instead of ending the interpreter; the traceback keeps only
+ * `<exec>` frames, with bounded lines, and the error's type is one of RUNNER_ERROR_TYPES. This is a
+ * guard against accidents and casual escapes; the boundary is the process around the interpreter,
+ * and the isolation between runs is the heap restore and the file-system freeze
+ * (docs/sandbox-security.md).
  */
 
 /** What `run(code)` returns, as JSON: the error only; the host owns the output. */
@@ -27,6 +29,29 @@ export interface RunnerOutput {
 /** Bounds the runner keeps an error within; the host refuses anything longer (runResult.ts). */
 export const RUNNER_MAX_ERROR_TYPE_CHARS = 100;
 export const RUNNER_MAX_ERROR_MESSAGE_CHARS = 4000;
+
+/** Python 3.14's built-in exception classes, without the aliases (IOError is OSError). */
+const BUILTIN_ERROR_TYPES = [
+  'ArithmeticError', 'AssertionError', 'AttributeError', 'BaseException', 'BaseExceptionGroup', 'BlockingIOError',
+  'BrokenPipeError', 'BufferError', 'BytesWarning', 'ChildProcessError', 'ConnectionAbortedError', 'ConnectionError',
+  'ConnectionRefusedError', 'ConnectionResetError', 'DeprecationWarning', 'EOFError', 'EncodingWarning', 'Exception',
+  'ExceptionGroup', 'FileExistsError', 'FileNotFoundError', 'FloatingPointError', 'FutureWarning', 'GeneratorExit',
+  'ImportError', 'ImportWarning', 'IndentationError', 'IndexError', 'InterruptedError', 'IsADirectoryError', 'KeyError',
+  'KeyboardInterrupt', 'LookupError', 'MemoryError', 'ModuleNotFoundError', 'NameError', 'NotADirectoryError',
+  'NotImplementedError', 'OSError', 'OverflowError', 'PendingDeprecationWarning', 'PermissionError',
+  'ProcessLookupError', 'PythonFinalizationError', 'RecursionError', 'ReferenceError', 'ResourceWarning',
+  'RuntimeError', 'RuntimeWarning', 'StopAsyncIteration', 'StopIteration', 'SyntaxError', 'SyntaxWarning',
+  'SystemError', 'SystemExit', 'TabError', 'TimeoutError', 'TypeError', 'UnboundLocalError', 'UnicodeDecodeError',
+  'UnicodeEncodeError', 'UnicodeError', 'UnicodeTranslateError', 'UnicodeWarning', 'UserWarning', 'ValueError',
+  'Warning', 'ZeroDivisionError',
+];
+/**
+ * The only error types the runner reports (the host refuses any other, runResult.ts): the built-in
+ * classes, the runner's own two and Pyodide's error from JavaScript. An exception of any other class is reported as the first of
+ * these in its class's MRO, so a program's class cannot take a host error type's name (Timeout,
+ * InterpreterDied, ...) or put newlines and terminal codes into the type.
+ */
+export const RUNNER_ERROR_TYPES: ReadonlySet<string> = new Set([...BUILTIN_ERROR_TYPES, 'ImportBlocked', 'InputBlocked', 'JsException']);
 
 /** The state `random` starts every run from, so a program draws the same numbers on every run. */
 export const RUNNER_RANDOM_SEED = 0;
@@ -56,7 +81,6 @@ PATH_EVENTS = {
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 MAX_FRAMES = 5
 MAX_LINE_CHARS = 200
-MAX_TYPE_CHARS = ${RUNNER_MAX_ERROR_TYPE_CHARS}
 MAX_MESSAGE_CHARS = ${RUNNER_MAX_ERROR_MESSAGE_CHARS}
 
 
@@ -158,8 +182,18 @@ def short_traceback(error):
     return header + ''.join(lines) + last
 
 
+def reported_type(error):
+    try:  # a metaclass may make __mro__, hashing or comparing raise
+        for cls in type(error).__mro__:
+            if cls in REPORTED_TYPES:
+                return REPORTED_TYPES[cls]
+    except BaseException:
+        pass
+    return 'BaseException'
+
+
 def describe(error):
-    kind = str(type(error).__name__)[:MAX_TYPE_CHARS]
+    kind = reported_type(error)
     try:
         message = short_traceback(error).rstrip('\n')
     except BaseException:
@@ -167,6 +201,11 @@ def describe(error):
     if len(message) > MAX_MESSAGE_CHARS:
         message = message[:MAX_MESSAGE_CHARS - 3] + '...'
     return {'type': kind, 'message': message}
+
+
+def exit_now(code):
+    """os._exit would end the interpreter itself, and the next program would wait for a new one."""
+    raise SystemExit(code)
 
 
 def is_clean_exit(error):
@@ -203,9 +242,15 @@ sys.stdout = sys.__stdout__ = unbuffered(1)
 sys.stderr = sys.__stderr__ = unbuffered(2)
 sys.stdin = sys.__stdin__ = BlockedStdin()
 random.seed(${RUNNER_RANDOM_SEED})
+# Classes by identity, names as written here: a program may rename a class, not these strings.
+REPORTED_TYPES = {getattr(builtins, name): name for name in ${JSON.stringify(BUILTIN_ERROR_TYPES)} if hasattr(builtins, name)}
+from pyodide.ffi import JsException  # before the guard: pyodide is a blocked import
+REPORTED_TYPES.update({ImportBlocked: 'ImportBlocked', InputBlocked: 'InputBlocked', JsException: 'JsException'})
+del JsException
 sys.meta_path.insert(0, ImportGuard)
 for name in [name for name in sys.modules if is_blocked(name)]:
     del sys.modules[name]  # importing them again goes through the guard
+os._exit = sys.modules['posix']._exit = exit_now
 sys.addaudithook(audit)
 run
 `;

@@ -4,8 +4,9 @@
  * dead interpreter. Nothing in a reply is trusted: every field is checked for type and size, and a
  * reply that fails is an InvalidResult for that run and a recycled interpreter, never a host error.
  */
+import { utf8Length } from './interpreterIsolation.mjs';
 import type { RunResult } from './protocol';
-import { RUNNER_MAX_ERROR_MESSAGE_CHARS, RUNNER_MAX_ERROR_TYPE_CHARS, type RunnerOutput } from './pythonRunner';
+import { RUNNER_ERROR_TYPES, RUNNER_MAX_ERROR_MESSAGE_CHARS, RUNNER_MAX_ERROR_TYPE_CHARS, type RunnerOutput } from './pythonRunner';
 
 /** The runner's JSON is ASCII: escapes can make a bounded error six times its length, plus framing. */
 const MAX_RUNNER_OUTPUT_CHARS = 6 * (RUNNER_MAX_ERROR_MESSAGE_CHARS + RUNNER_MAX_ERROR_TYPE_CHARS) + 100;
@@ -67,8 +68,10 @@ function replyFields(reply: unknown, maxOutputBytes: number): ReplyFields | stri
   if (typeof reply !== 'object' || reply === null) return 'the reply is not an object';
   const { stdout, stderr, truncated, output, failure } = reply as Record<string, unknown>;
   if (typeof stdout !== 'string' || typeof stderr !== 'string') return 'stdout or stderr is not text';
-  // Each captured byte decodes to at most one UTF-16 unit, so the cap bounds the length too.
-  if (stdout.length + stderr.length > maxOutputBytes) return `stdout and stderr pass the ${maxOutputBytes}-byte cap`;
+  // The cap is on what is returned, in UTF-8: a reply can be no longer in UTF-16 units, so the cheap test goes first.
+  if (stdout.length + stderr.length > maxOutputBytes || utf8Length(stdout) + utf8Length(stderr) > maxOutputBytes) {
+    return `stdout and stderr pass the ${maxOutputBytes}-byte cap`;
+  }
   if (typeof truncated !== 'boolean') return 'truncated is not a boolean';
   if (failure !== undefined && (typeof failure !== 'string' || failure.length > MAX_FAILURE_CHARS)) return 'the failure is not a bounded text';
   if (output !== undefined && typeof output !== 'string') return "the runner's answer is not text";
@@ -91,6 +94,7 @@ function runnerError(output: string | undefined): RunnerOutput['error'] | string
   if (typeof error !== 'object') return 'the error is not an object';
   const { type, message } = error as Record<string, unknown>;
   if (typeof type !== 'string' || type.length === 0 || type.length > RUNNER_MAX_ERROR_TYPE_CHARS) return 'the error type is not a short text';
+  if (!RUNNER_ERROR_TYPES.has(type)) return 'the error type is not one the runner reports';
   if (typeof message !== 'string' || message.length > RUNNER_MAX_ERROR_MESSAGE_CHARS) return 'the error message is not a bounded text';
   return { type, message };
 }

@@ -28,9 +28,13 @@ export interface NodeInterpreterOptions {
   recycleHeapBytes?: number;
   /** The child's resident memory cap, for all of its memory: past it during a run, it is killed. */
   rssLimitBytes?: number;
-  /** After a run that leaves the child's resident memory above this, it is recycled. */
+  /**
+   * After a run that leaves the child's resident memory above this, it is recycled. Default: low
+   * enough that a program using all of the heap cap and the run's file budget still fits under
+   * rssLimitBytes, whatever the run before it left behind.
+   */
   recycleRssBytes?: number;
-  /** Bytes of file contents one run may allocate (files live in JS arrays, outside the heap). */
+  /** Bytes one run may allocate outside the heap (file contents, pipes, nodes, names: JS memory); ENOSPC past it. */
   fileBytesPerRun?: number;
   /** How long after the interrupt (sent at the timeout) the child is killed. */
   killGraceMs?: number;
@@ -38,12 +42,11 @@ export interface NodeInterpreterOptions {
   startTimeoutMs?: number;
 }
 
-const DEFAULTS: Required<Omit<NodeInterpreterOptions, 'pyodideDir'>> = {
+const DEFAULTS: Required<Omit<NodeInterpreterOptions, 'pyodideDir' | 'recycleRssBytes'>> = {
   heapLimitBytes: 512 * 2 ** 20,
   // Memory the heap grew past its 30 MiB snapshot is zeroed after every run: a big heap slows every run.
   recycleHeapBytes: 64 * 2 ** 20,
   rssLimitBytes: 1536 * 2 ** 20,
-  recycleRssBytes: 1024 * 2 ** 20,
   fileBytesPerRun: 64 * 2 ** 20,
   killGraceMs: 500,
   // A cold start takes seconds alone, but passed 30 s three times in a row at a load average of 13
@@ -56,6 +59,13 @@ const CHILD_SCRIPTS = ['child.mjs', 'pyodideThread.mjs'].map((name) => join(CHIL
 /** The child's own scripts and the isolation module they import: all it may read besides Pyodide. */
 const CHILD_FILES = [...CHILD_SCRIPTS, fileURLToPath(new URL('../../core/sandbox/interpreterIsolation.mjs', import.meta.url))];
 const STDERR_TAIL_CHARS = 2000;
+/**
+ * What a run may add to the child's memory beyond its heap and file budget (its output, the reply,
+ * garbage not yet collected). An idle child holds about 225 MiB here.
+ */
+const RSS_HEADROOM_BYTES = 128 * 2 ** 20;
+
+type Settings = Required<Omit<NodeInterpreterOptions, 'pyodideDir'>>;
 
 /** What the child sends. A result is checked field by field in onMessage: the child is not trusted. */
 type ChildMessage =
@@ -101,7 +111,7 @@ export class NodeInterpreter implements Interpreter {
 
   private constructor(
     private readonly child: ChildProcess,
-    private readonly options: Required<Omit<NodeInterpreterOptions, 'pyodideDir'>>,
+    private readonly options: Settings,
   ) {
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (chunk: string) => {
@@ -117,7 +127,12 @@ export class NodeInterpreter implements Interpreter {
 
   /** Spawns the child and resolves once Pyodide is loaded and the runner is in place. */
   static async start(options: NodeInterpreterOptions = {}): Promise<NodeInterpreter> {
-    const settings = { ...DEFAULTS, ...options };
+    const caps = { ...DEFAULTS, ...options };
+    const settings: Settings = {
+      ...caps,
+      // Memory parked just under a higher line made an innocent program within every cap pass the kill line.
+      recycleRssBytes: options.recycleRssBytes ?? caps.rssLimitBytes - caps.heapLimitBytes - caps.fileBytesPerRun - RSS_HEADROOM_BYTES,
+    };
     const pyodideDir = options.pyodideDir ?? defaultPyodideDir();
     const child = spawn(process.execPath, childNodeArgs(pyodideDir), {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],

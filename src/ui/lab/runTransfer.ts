@@ -25,14 +25,16 @@ export async function exportRunFile(host: TransferHost, runId: string): Promise<
 }
 
 /**
- * Whether a file's text is a run file rather than a checkpoint file. A cut run file no longer
- * parses, but still opens with the format this lab writes first: it is refused as a run file.
+ * Whether a file's text is a run file rather than a checkpoint file. One this lab wrote opens with
+ * its format, which is read without parsing the file twice; a cut run file no longer parses, but
+ * still opens so: it is refused as a run file.
  */
 export function looksLikeRunFile(text: string): boolean {
+  if (/^\s*\{\s*"format"\s*:\s*"tir-lab-run"/.test(text.slice(0, 200))) return true;
   try {
     return isRunFile(JSON.parse(text));
   } catch {
-    return /^\s*\{\s*"format"\s*:\s*"tir-lab-run"/.test(text.slice(0, 200));
+    return false;
   }
 }
 

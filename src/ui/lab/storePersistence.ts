@@ -1,8 +1,8 @@
 /**
  * IndexedDB as one subscription to the store: after every state change, what differs from what was
  * last written is written (a run's record, its metrics from the first step that changed, as rows, its
- * samples, its checkpoint, the pretrained base; a run gone from the store is deleted), so no
- * command can forget a write and none issues one itself. Writes go out without waiting
+ * samples, its checkpoint, the pretrained base; a run, or a broken run, gone from the store is
+ * deleted), so no command can forget a write and none issues one itself. Writes go out without waiting
  * (runWrites.ts); IndexedDB runs them in the order they were issued, so a dropped step is deleted
  * before its replacement is put.
  */
@@ -29,6 +29,7 @@ export class StorePersistence {
   private runs = new Map<string, WrittenRun>();
   private checkpoints = new Map<string, RunCheckpoint | null>();
   private pretrained: PretrainedBase | null = null;
+  private brokenRuns: LabState['brokenRuns'] = [];
   private adopting = false;
 
   constructor(
@@ -68,6 +69,11 @@ export class StorePersistence {
       this.checkpoints.set(id, checkpoint);
       this.writes.write((db) => (checkpoint ? db.putCheckpoint(id, checkpoint) : db.deleteCheckpoint(id)));
     }
+    if (state.brokenRuns !== this.brokenRuns) {
+      const kept = new Set(state.brokenRuns.map((r) => r.id));
+      for (const { id } of this.brokenRuns) if (!kept.has(id)) this.writes.write((db) => db.deleteRun(id));
+      this.brokenRuns = state.brokenRuns;
+    }
     const pretrained = state.pretrainedBase;
     if (pretrained !== this.pretrained) {
       this.pretrained = pretrained;
@@ -104,6 +110,7 @@ export class StorePersistence {
     );
     this.checkpoints = new Map(Object.entries(state.checkpoints));
     this.pretrained = state.pretrainedBase;
+    this.brokenRuns = state.brokenRuns;
   }
 }
 

@@ -7,7 +7,8 @@ import { useRef } from 'react';
 import { useLab, useLabState } from '../LabContext';
 import { downloadText } from '../persistence/download';
 import { exportFileName, runCsv } from '../persistence/runExport';
-import { toggleCompared } from '../state/labStore';
+import { MAX_RUN_FILE_CHARS } from '../persistence/runFile';
+import { notify, toggleCompared } from '../state/labStore';
 import { metricsRows } from '../state/runColumns';
 
 export function RunList() {
@@ -15,6 +16,7 @@ export function RunList() {
   const compared = useLabState((s) => s.comparedRunIds);
   const runOrder = useLabState((s) => s.runOrder);
   const runs = useLabState((s) => s.runs);
+  const broken = useLabState((s) => s.brokenRuns);
   const selectedId = useLabState((s) => s.selectedRunId);
   const loadedId = useLabState((s) => s.loadedRunId);
   const busy = useLabState((s) => s.busy);
@@ -36,6 +38,13 @@ export function RunList() {
   };
   const importFiles = async (files: FileList | null) => {
     if (!files || files.length === 0) return;
+    // Refused before it is read: a file this large would fill the tab's memory first.
+    const huge = [...files].find((f) => f.size > MAX_RUN_FILE_CHARS);
+    if (huge) {
+      notify(store, 'error', `import of ${huge.name} refused: the file is ${Math.ceil(huge.size / 2 ** 20)} MB, larger than a run file can be (${MAX_RUN_FILE_CHARS / 2 ** 20} MB)`);
+      if (fileInput.current) fileInput.current.value = '';
+      return;
+    }
     const read = await Promise.all([...files].map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
     controller.importFiles(read);
     if (fileInput.current) fileInput.current.value = '';
@@ -45,7 +54,7 @@ export function RunList() {
     <section className="panel runs" aria-labelledby="runs-title">
       <h2 id="runs-title">Runs</h2>
       <ul className="run-list" data-testid="run-list">
-        {runOrder.length === 0 && <li className="empty">No runs yet. They are kept in this browser.</li>}
+        {runOrder.length === 0 && broken.length === 0 && <li className="empty">No runs yet. They are kept in this browser.</li>}
         {runOrder.map((id) => {
           const run = runs[id];
           if (!run) return null;
@@ -85,6 +94,25 @@ export function RunList() {
             </li>
           );
         })}
+        {broken.map((run) => (
+          <li key={run.id} className="run-item run-broken" data-testid="run-broken">
+            <span className="run-name">{run.name}</span>
+            <span className="run-meta">
+              <span className="status status-error">broken</span> cannot be shown: {run.reason}
+            </span>
+            <button
+              type="button"
+              className="run-delete"
+              aria-label={`Delete ${run.name}`}
+              title="Delete this run"
+              onClick={() => {
+                if (confirm(`Delete “${run.name}”? It cannot be shown.`)) controller.deleteBrokenRun(run.id);
+              }}
+            >
+              ×
+            </button>
+          </li>
+        ))}
       </ul>
       <div className="file-buttons">
         <button

@@ -15,6 +15,7 @@
 import { configErrors, withSavedConfigDefaults, type ExperimentConfig } from '../../core/experiment';
 import { TOKENIZER_VERSION } from '../../core/tokenizer';
 import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
+import { RUN_LIMITS } from './runChecks';
 
 export const CHECKPOINT_FILE_FORMAT = 'tir-lab-checkpoint-file';
 export const CHECKPOINT_FILE_VERSION = 1;
@@ -158,6 +159,7 @@ function checkRunInfo(run: unknown): CheckpointRunInfo {
     throw new Error('the checkpoint file has a malformed run description');
   }
   if (typeof run.step !== 'number' || !Number.isInteger(run.step) || run.step < 0) throw new Error('the checkpoint file has no valid step');
+  if (run.name.length > RUN_LIMITS.name || run.preset.length > RUN_LIMITS.name) throw new Error(`the checkpoint file's run name or preset is longer than ${RUN_LIMITS.name} characters`);
   const config = withSavedConfigDefaults(run.config as unknown as ExperimentConfig);
   const errors = Object.values(configErrors(config));
   if (errors.length > 0) throw new Error(`the run config in the file is invalid: ${errors.join('; ')}`);

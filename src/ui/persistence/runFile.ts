@@ -14,15 +14,17 @@
  *
  * Plain JSON, not gzip: the bulk is float32 weights and moments, which barely compress.
  * Everything is checked before anything changes; a file that is not one, is cut, is from a newer
- * lab, or holds NaN weights is refused with an Error saying what is wrong.
+ * lab, holds NaN weights, or holds any field of a wrong type or size (runChecks.ts) is refused with
+ * an Error saying what is wrong.
  */
-import { configErrors, withSavedConfigDefaults, type ExperimentConfig } from '../../core/experiment';
+import type { ExperimentConfig } from '../../core/experiment';
 import type { StepMetrics } from '../../core/metrics/stepMetrics';
 import type { RolloutSample } from '../../core/rl/rolloutSample';
 import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
 import type { PassAtOneResult } from '../state/labRun';
 import { isStartFrom, startForFormat, startFormatError, type StartFrom } from '../state/startFrom';
 import { base64ToBytes, bytesToBase64, checkCheckpoint } from './checkpointFile';
+import { checkConfig, checkEvaluation, checkMetricsList, checkPassAtOne, checkRunName, checkSamples, isObject, RUN_LIMITS, RunDataError, text } from './runChecks';
 import { RUN_EXPORT_FORMAT, runExport, type ExportableRun } from './runExport';
 
 export const RUN_FILE_VERSION = 2;
@@ -61,8 +63,19 @@ export function isRunFile(value: unknown): boolean {
   return isObject(value) && value.format === RUN_EXPORT_FORMAT;
 }
 
-/** Reads a run file's text; throws an Error with a message for people when it is not one this lab reads. */
+/**
+ * The largest file the import reads: a run at the largest step budget with every figure is about
+ * 100 MB. Checked before the text is parsed, so a huge file is refused at once.
+ */
+export const MAX_RUN_FILE_CHARS = 256 * 1024 * 1024;
+
+/**
+ * Reads a run file's text; throws an Error with a message for people when it is not one this lab
+ * reads. Every field the lab draws is checked, with its size bounded (runChecks.ts), before
+ * anything is stored.
+ */
 export function decodeRunFile(text: string): ImportedRun {
+  if (text.length > MAX_RUN_FILE_CHARS) throw new Error(`the file is ${megabytes(text.length)}, larger than a run file can be (${megabytes(MAX_RUN_FILE_CHARS)})`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -70,7 +83,8 @@ export function decodeRunFile(text: string): ImportedRun {
     throw new Error('the file is not valid JSON (cut short or not a run file)');
   }
   if (!isObject(parsed) || parsed.format !== RUN_EXPORT_FORMAT) {
-    throw new Error(`not a TIR Lab run file: format is ${JSON.stringify(isObject(parsed) ? parsed.format : undefined)}, expected "${RUN_EXPORT_FORMAT}"`);
+    const format = isObject(parsed) && typeof parsed.format === 'string' ? parsed.format.slice(0, RUN_LIMITS.name) : isObject(parsed) ? parsed.format : undefined;
+    throw new Error(`not a TIR Lab run file: format is ${JSON.stringify(format)}, expected "${RUN_EXPORT_FORMAT}"`);
   }
   const version = parsed.formatVersion ?? 1;
   if (version !== 1 && version !== RUN_FILE_VERSION) {
@@ -78,60 +92,32 @@ export function decodeRunFile(text: string): ImportedRun {
     throw new Error(
       newer
         ? `the run file is version ${version}, from a newer TIR Lab; this lab reads versions 1 and ${RUN_FILE_VERSION}`
-        : `unknown run file version ${JSON.stringify(version)}; this lab reads versions 1 and ${RUN_FILE_VERSION}`,
+        : `unknown run file version ${JSON.stringify(typeof version === 'string' ? version.slice(0, RUN_LIMITS.name) : version)}; this lab reads versions 1 and ${RUN_FILE_VERSION}`,
     );
   }
-  if (typeof parsed.name !== 'string' || parsed.name.trim() === '') throw new Error('the run file has no run name');
-  if (typeof parsed.preset !== 'string') throw new Error('the run file has no preset');
-  if (!isObject(parsed.config)) throw new Error('the run file has no config');
-  const config = withSavedConfigDefaults(parsed.config as unknown as ExperimentConfig);
-  const errors = Object.values(configErrors(config));
-  if (errors.length > 0) throw new Error(`the run's config in the file is invalid: ${errors.join('; ')}`);
+  try {
+    return decodeFields(parsed, version);
+  } catch (error) {
+    if (error instanceof RunDataError) throw new Error(`the run file's ${error.message}`);
+    throw error;
+  }
+}
+
+function decodeFields(parsed: Record<string, unknown>, version: number): ImportedRun {
+  if (parsed.name === undefined) throw new Error('the run file has no run name');
+  const name = checkRunName(parsed.name, 'name');
+  const preset = text(parsed.preset, 'preset', RUN_LIMITS.name);
+  const config = checkConfig(parsed.config, 'config');
   const startFrom = parsed.startFrom === undefined ? startForFormat(config.format) : parsed.startFrom;
-  if (!isStartFrom(startFrom)) throw new Error(`the run file's start model ${JSON.stringify(startFrom)} is not one this lab has`);
+  if (!isStartFrom(startFrom)) throw new Error(`the run file's start model ${JSON.stringify(typeof startFrom === 'string' ? startFrom.slice(0, RUN_LIMITS.name) : startFrom)} is not one this lab has`);
   const startError = startFormatError(startFrom, config.format);
   if (startError) throw new Error(`the run file does not fit together: ${startError}`);
-  const metrics = checkMetrics(parsed.metrics);
-  const samples = checkSamples(parsed.samples);
+  const metrics = checkMetricsList(parsed.metrics, 'metrics');
+  const samples = checkSamples(parsed.samples, 'samples');
+  const evaluation = checkEvaluation(parsed.evaluation, 'evaluation');
+  const passAtOne = checkPassAtOne(parsed.passAtOne, 'passAtOne');
   const checkpoint = version === 1 ? null : checkRunCheckpoint(parsed.checkpoint, metrics);
-  return {
-    formatVersion: version,
-    name: parsed.name,
-    preset: parsed.preset,
-    config,
-    startFrom,
-    metrics,
-    samples,
-    evaluation: isObject(parsed.evaluation) ? (parsed.evaluation as Record<number, number>) : null,
-    passAtOne: isObject(parsed.passAtOne) ? (parsed.passAtOne as unknown as PassAtOneResult) : null,
-    checkpoint,
-  };
-}
-
-function checkMetrics(value: unknown): StepMetrics[] {
-  if (!Array.isArray(value)) throw new Error('the run file has no metrics list');
-  let previous = -1;
-  for (const [i, entry] of value.entries()) {
-    if (!isObject(entry) || !isStepNumber(entry.step)) throw new Error(`the run file's metrics entry ${i} has no valid step`);
-    if (entry.step <= previous) throw new Error(`the run file's metrics are out of order at step ${entry.step}`);
-    previous = entry.step;
-  }
-  return value as StepMetrics[];
-}
-
-function checkSamples(value: unknown): RolloutSample[] {
-  if (!Array.isArray(value)) throw new Error('the run file has no samples list');
-  for (const [i, sample] of value.entries()) {
-    const valid =
-      isObject(sample) &&
-      isStepNumber(sample.step) &&
-      typeof sample.prompt === 'string' &&
-      typeof sample.response === 'string' &&
-      Array.isArray(sample.segments) &&
-      Array.isArray(sample.calls);
-    if (!valid) throw new Error(`the run file's sample ${i} is malformed`);
-  }
-  return value as RolloutSample[];
+  return { formatVersion: version, name, preset, config, startFrom, metrics, samples, evaluation, passAtOne, checkpoint };
 }
 
 function checkRunCheckpoint(value: unknown, metrics: StepMetrics[]): RunFileCheckpoint | null {
@@ -150,6 +136,6 @@ function isStepNumber(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+function megabytes(chars: number): string {
+  return `${Math.ceil(chars / (1024 * 1024))} MB`;
 }

@@ -9,7 +9,7 @@ import type { ExperimentConfig } from '../../core/experiment';
 import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
 import type { BackendInfo, LabEvent } from '../../labWorker/protocol';
 import { SAMPLES_KEPT, type LabRun, type PassAtOneResult } from './labRun';
-import { LAB_PRESETS } from './presets';
+import { labPreset } from './presets';
 import { appendMetrics, truncateColumns } from './runColumns';
 import { START_MODELS, type StartFrom } from './startFrom';
 import { copyConfig, type UrlState } from './urlState';
@@ -63,6 +63,10 @@ export interface LabState extends UrlState {
   runs: Record<string, LabRun>;
   /** Run ids, newest first. */
   runOrder: string[];
+  /** Stored runs that cannot be shown; deleting one from here deletes it from IndexedDB. */
+  brokenRuns: BrokenRun[];
+  /** Train's question before it deletes steps past a run's saved state, while it asks. */
+  restartQuestion: RestartQuestion | null;
   /** The run the page shows and the controls act on. */
   selectedRunId: string | null;
   /** The run the worker holds (startRun was called for it). */
@@ -88,6 +92,26 @@ export interface LabState extends UrlState {
 
 export type LabStore = StoreApi<LabState>;
 
+/**
+ * Train, Step or Slow motion step on a run whose curves go past its saved state would delete the
+ * steps after it: the lab asks first (null when it is not asking).
+ */
+export interface RestartQuestion {
+  runId: string;
+  runName: string;
+  /** The step its saved state is at; null when it has none (training would start again from step 0). */
+  savedStep: number | null;
+  /** The last step its curves show. */
+  lastStep: number;
+}
+
+/** A stored run that does not pass the checks (a bad import kept by an older lab): listed with why, never drawn. */
+export interface BrokenRun {
+  id: string;
+  name: string;
+  reason: string;
+}
+
 const NOTICES_KEPT = 4;
 
 export function createLabStore(initial: UrlState): LabStore {
@@ -98,6 +122,8 @@ export function createLabStore(initial: UrlState): LabStore {
     backendInfo: null,
     runs: {},
     runOrder: [],
+    brokenRuns: [],
+    restartQuestion: null,
     selectedRunId: null,
     loadedRunId: null,
     checkpoints: {},
@@ -179,7 +205,7 @@ export function setKnob<K extends keyof ExperimentConfig>(store: LabStore, key: 
 }
 
 export function choosePreset(store: LabStore, name: string): void {
-  const preset = LAB_PRESETS[name];
+  const preset = labPreset(name);
   if (!preset) return;
   store.setState((s) => ({
     preset: name,

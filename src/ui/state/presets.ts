@@ -24,10 +24,18 @@ export const LAB_PRESETS: Record<string, LabPreset> = {
   ...LABELLED,
   ...Object.fromEntries(
     Object.entries(PRESETS)
-      .filter(([name]) => !(name in LABELLED))
+      .filter(([name]) => !Object.hasOwn(LABELLED, name))
       .map(([name, config]) => [name, { label: name, config }]),
   ),
 };
+
+/**
+ * The preset of that name, or undefined. An own property only: a name from a link or a file such as
+ * "constructor" or "__proto__" would otherwise find Object.prototype's member and pass as a preset.
+ */
+export function labPreset(name: string): LabPreset | undefined {
+  return Object.hasOwn(LAB_PRESETS, name) ? LAB_PRESETS[name] : undefined;
+}
 
 export const DEFAULT_LAB_PRESET = 'classroom';
 

@@ -9,7 +9,7 @@
  */
 import { configErrors, EXPERIMENT_PROPERTIES, NUMERIC_BOUNDS, type ExperimentConfig, type ExperimentProperty } from '../../core/experiment';
 import type { BackendChoice } from '../../labWorker/protocol';
-import { DEFAULT_LAB_PRESET, DEFAULT_SWEEP_NMAX, LAB_PRESETS } from './presets';
+import { DEFAULT_LAB_PRESET, DEFAULT_SWEEP_NMAX, LAB_PRESETS, labPreset } from './presets';
 import { isStartFrom, START_MODELS, type StartFrom } from './startFrom';
 
 /** The parts of the page a link can hide: the knobs and runs, the newest answer, the tabs, the backend badge. */
@@ -93,7 +93,7 @@ export function parseLabUrl(search: string, hash: string): ParsedUrl {
   const state = defaultUrlState();
   const presetName = read('preset');
   if (presetName !== null) {
-    const preset = LAB_PRESETS[presetName];
+    const preset = labPreset(presetName);
     if (preset === undefined) problems.push(`unknown preset '${presetName}' (kept ${DEFAULT_LAB_PRESET})`);
     else {
       state.preset = presetName;

@@ -1,0 +1,41 @@
+/**
+ * Every CLI reads numbers strictly: `--steps 0x10` trained 16 steps, `--tier-mix 1e308,1e308,1e308`
+ * was taken (its shares then all 0), a blank `--temperature` was 0. Each is a usage error (exit 2)
+ * naming the flag, before anything loads or runs.
+ */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const TSX = join('node_modules', '.bin', 'tsx');
+
+/** The CLI's failure; one that takes the flag and starts work instead is stopped after two minutes. */
+function failureOf(cli: string, args: string[]): Promise<{ code: number; stderr: string } | null> {
+  return run(TSX, [`src/cli/${cli}.ts`, ...args], { timeout: 120_000 }).then(
+    () => null,
+    (error: { code: number; stderr: string }) => error,
+  );
+}
+
+describe('numbers on the command line', () => {
+  // One per CLI and defect; the other flags go through the same decimalNumber (test/cliKnobFlags.test.ts).
+  it('are refused unless written in decimal and finite, in train, pretrain, sft, eval and compare', async () => {
+    const cases: [string, string[], string][] = [
+      ['train', ['--steps', '0x10'], "--steps needs a number, got '0x10'"],
+      ['train', ['--tier-mix', '1e308,1e308,1e308'], "--tier-mix shares add up past the largest number, got '1e308,1e308,1e308'"],
+      ['train', ['--resume', 'runs/none', '--steps', '0x10'], "--steps needs a whole number from 0 to 100000, got '0x10'"],
+      ['pretrain', ['--tool-prior', ''], "--tool-prior needs a number in [0, 1], got ''"],
+      ['sft', ['--out', 'runs/none', '--steps', '0x10'], "--steps needs a positive whole number, got '0x10'"],
+      ['eval', ['--checkpoint', 'runs/none', '--temperature', ''], "--temperature needs a number from 0 to 5, got ''"],
+      ['compare', ['--target', '0x0', 'runs/none'], "--target needs a number from 0 to 1, got '0x0'"],
+    ];
+    // One at a time: eleven side by side, each loading tfjs, took over a minute on a loaded machine.
+    for (const [cli, args, message] of cases) {
+      const failure = await failureOf(cli, args);
+      expect(failure?.code, `${cli} ${args.join(' ')}`).toBe(2);
+      expect(failure?.stderr).toContain(`${cli}: ${message}`);
+    }
+  }, 600_000);
+});
