@@ -1,13 +1,14 @@
 /**
  * TIR Lab's own kernels for the tfjs wasm backend (kernels/tirKernels.ts, compiled into
- * wasmKernelBinary.ts): the training pass's causal ALiBi attention and GELU, forward and backward,
- * registered as tfjs kernels. The module imports the backend's own memory, so a kernel reads its
- * inputs and writes its outputs where tfjs keeps them: no copy, as tfjs's built-in kernels.
+ * wasmKernelBinary.ts), registered as tfjs kernels: for the training pass (gpt.ts, attention.ts)
+ * causal ALiBi attention, GELU and LayerNorm, forward and backward, and column sums; for decoding
+ * (decoding.ts) the fused kernels fusedOps.ts names, the KV cache written in place among them. The
+ * module imports the backend's own memory, so a kernel reads its inputs and writes its outputs where
+ * tfjs keeps them: no copy, as tfjs's built-in kernels.
  *
- * Each replaces a dozen memory-bound tfjs kernels (docs/performance.md), and each computes what the
+ * Each replaces several memory-bound tfjs kernels (docs/performance.md), and each computes what the
  * plain ops compute up to float rounding (test/wasmKernels.test.ts). They run where the backend is
- * wasm and its memory could be found; elsewhere `usesWasmKernels` says no and gpt.ts, attention.ts
- * run the plain ops (WebGPU has fused kernels of its own for decoding).
+ * wasm and its memory could be found; elsewhere `usesWasmKernels` says no and the plain ops run.
  *
  * The module is compiled once per realm: `prepareWasmKernels()` does it asynchronously, which a
  * browser's main thread requires for modules over 4 KB; a host that did not call it gets a
@@ -120,8 +121,8 @@ function kernelsFor(backend: WasmBackendInternals): KernelExports | null {
       return null;
     }
     instances.set(memory, exports);
+    installKernels();
   }
-  installKernels();
   return exports;
 }
 
