@@ -51,6 +51,8 @@ test('two runs ticked: overlaid curves, a table row per run, and the code-use ch
     expect(cells[1]).toBe('2');
     expect(cells[2]).toMatch(/^\d\.\d\d$/);
     expect(cells[6]).toMatch(/^\d\.\d\d$/);
+    // Self-correcting at the start and final: shares of measured steps.
+    expect(cells.slice(-2)).toEqual([expect.stringMatching(/^\d\.\d\d$/), expect.stringMatching(/^\d\.\d\d$/)]);
   }
   await expect(panel.getByTestId('compare-arm-row')).toHaveCount(2);
   await expect(panel.getByTestId('compare-summary')).toContainText('nmax 0 vs 2');
@@ -64,6 +66,10 @@ test('two runs ticked: overlaid curves, a table row per run, and the code-use ch
   await expect(page.getByTestId('chart-code-use').locator('.u-legend')).toContainText('answers with code');
   await expect(page.getByTestId('chart-code-use').locator('.u-legend')).toContainText('right tool answer unclaimed');
   await expect(page.getByTestId('chart-code-lines').locator('.u-legend')).toContainText('self-corrections per step');
+  // The calls histogram of the shown run's last step: nine bins, the last 8 or more, the answers of a step (2 x 2) in them.
+  const histogram = page.getByTestId('chart-calls-histogram');
+  await expect(histogram.locator('.bar-label')).toHaveText(['0', '1', '2', '3', '4', '5', '6', '7', '8+']);
+  await expect(histogram.locator('.chart-note')).toHaveText('4 answers; x = executed calls (8+: 8 or more)');
   await expect(page.locator('.notice-error')).toHaveCount(0);
   await page.getByTestId('tab-compare').click();
   await panel.screenshot({ path: 'e2e/artifacts/lab-compare.png' });

@@ -5,10 +5,13 @@ import { PRESETS } from '../src/core/experiment';
 
 describe('experimentFromFlags', () => {
   it('sets the tier mix and the kind mix from their flags, leaving the preset untouched', () => {
-    const config = experimentFromFlags('classroom', { 'tier-mix': '1,0,2', 'kind-mix': '1,0,0.5,0,0.25' });
+    const config = experimentFromFlags('classroom', { 'tier-mix': '1,0,2', 'kind-mix': '1,0,0.5,0,0.25,0.75' });
     expect(config.tierMix).toEqual({ easy: 1, medium: 0, hard: 2 });
-    expect(config.kindMix).toEqual({ arithmetic: 1, compose: 0, search: 0.5, errorProne: 0, multiStep: 0.25 });
-    expect(PRESETS.classroom.kindMix).toEqual({ arithmetic: 0.35, compose: 0.2, search: 0.1, errorProne: 0.15, multiStep: 0.2 });
+    expect(config.kindMix).toEqual({ arithmetic: 1, compose: 0, search: 0.5, errorProne: 0, multiStep: 0.25, chain: 0.75 });
+    expect(PRESETS.classroom.kindMix).toEqual({ arithmetic: 0.3, compose: 0.15, search: 0.1, errorProne: 0.1, multiStep: 0.15, chain: 0.2 });
+    // Four or five shares, as written before the multi-step or the chain kind: those kinds get none.
+    expect(experimentFromFlags('classroom', { 'kind-mix': '1,0,0.5,0,0.25' }).kindMix).toEqual({ arithmetic: 1, compose: 0, search: 0.5, errorProne: 0, multiStep: 0.25, chain: 0 });
+    expect(experimentFromFlags('classroom', { 'kind-mix': '1,0,0.5,0' }).kindMix).toEqual({ arithmetic: 1, compose: 0, search: 0.5, errorProne: 0, multiStep: 0, chain: 0 });
   });
 
   it('refuses a kind mix of the wrong length, a blank share, or shares configErrors refuses', () => {
@@ -21,10 +24,11 @@ describe('experimentFromFlags', () => {
       }
       return null;
     };
-    expect(refusal('1,2')).toBe("--kind-mix needs 5 numbers arithmetic,compose,search,errorProne,multiStep, got '1,2'");
-    expect(refusal('1,0,0,0')).toBe("--kind-mix needs 5 numbers arithmetic,compose,search,errorProne,multiStep, got '1,0,0,0'");
-    expect(refusal('1,,0,0,0')).toBe("--kind-mix needs 5 numbers arithmetic,compose,search,errorProne,multiStep, got '1,,0,0,0'");
-    expect(refusal('0,0,0,0,0')).toBe('--kind-mix: kindMix needs non-negative arithmetic, compose, search, errorProne, multiStep shares that are not all 0');
+    expect(refusal('1,2')).toBe("--kind-mix needs 6 numbers arithmetic,compose,search,errorProne,multiStep,chain, got '1,2'");
+    expect(refusal('1,0,0')).toBe("--kind-mix needs 6 numbers arithmetic,compose,search,errorProne,multiStep,chain, got '1,0,0'");
+    expect(refusal('1,0,0,0,0,0,0')).toBe("--kind-mix needs 6 numbers arithmetic,compose,search,errorProne,multiStep,chain, got '1,0,0,0,0,0,0'");
+    expect(refusal('1,,0,0,0')).toBe("--kind-mix needs 6 numbers arithmetic,compose,search,errorProne,multiStep,chain, got '1,,0,0,0'");
+    expect(refusal('0,0,0,0,0')).toBe('--kind-mix: kindMix needs non-negative arithmetic, compose, search, errorProne, multiStep, chain shares that are not all 0');
     expect(refusal('-1,0,0,1,0')).toMatch(/^--kind-mix: kindMix needs non-negative/);
   });
 });

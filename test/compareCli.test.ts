@@ -13,18 +13,27 @@ let zero: string;
 let tool: string;
 
 /** A metrics.jsonl line as npm run train writes it, with only the figures these tests read. */
-function line(step: number, figures: Record<string, number | null>): string {
+function line(step: number, figures: Record<string, number | null | (number | null)[]>): string {
   return JSON.stringify({ step, accuracy: null, testAccuracy: null, codeCallFrequency: null, ...figures });
 }
 
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'compare-cli-'));
-  // Nmax 2, config in summary.json, evaluated: code use 0.25, 0.5, 0.75 (final 0.5), tests 0.1 then 0.5.
+  // Nmax 2, config in summary.json, evaluated: code use 0.25, 0.5, 0.75 (final 0.5), tests 0.1 then 0.5;
+  // self-correction share 0, 0, 0.6 (start and final 0.2); depths 1 and 2 measured at step 3.
   tool = join(root, 'tool-n2');
   mkdirSync(join(tool, 'checkpoint'), { recursive: true });
   writeFileSync(
     join(tool, 'metrics.jsonl'),
-    [line(0, { testAccuracy: 0.1 }), line(1, { accuracy: 0.2, codeCallFrequency: 0.25 }), line(2, { accuracy: 0.4, codeCallFrequency: 0.5 }), line(3, { accuracy: 0.6, codeCallFrequency: 0.75, testAccuracy: 0.5 })].join('\n') + '\n',
+    [
+      line(0, { testAccuracy: 0.1 }),
+      line(1, { accuracy: 0.2, codeCallFrequency: 0.25, selfCorrectionShare: 0 }),
+      line(2, { accuracy: 0.4, codeCallFrequency: 0.5, selfCorrectionShare: 0 }),
+      line(3, {
+        accuracy: 0.6, codeCallFrequency: 0.75, testAccuracy: 0.5, selfCorrectionShare: 0.6,
+        singleCallShareByDepth: [1, 0.5, null, null, null], callsPerResponseByDepth: [1, 2, null, null, null],
+      }),
+    ].join('\n') + '\n',
   );
   writeFileSync(join(tool, 'summary.json'), JSON.stringify({ config: { ...PRESETS.classroom, seed: 1, nmax: 2 }, base: 'public/models/base' }));
   writeFileSync(join(tool, 'checkpoint', 'model.json'), JSON.stringify({ meta: { kind: 'rl', config: { nmax: 2 } } }));
@@ -66,9 +75,15 @@ describe('npm run compare', () => {
     expect(text).toContain(`Target code-call frequency: 0.500 (the final code-call frequency of ${tool}).`);
     expect(text).toContain('Arms differ in: nmax: 2 vs 0.');
     // tool-n2 reaches 0.5 at step 2; its tests: final 0.5, best 0.5; accuracy first/last 10 both 0.4; rho 1.
-    expect(text).toContain(`| ${tool} | nmax 2 | 1 | 3 | 0.500 | 2 | 0.500 | 0.500 | 0.400 | 0.400 | 1.000 | – | – | – |`);
+    expect(text).toContain(`| ${tool} | nmax 2 | 1 | 3 | 0.500 | 2 | 0.500 | 0.500 | 0.400 | 0.400 | 1.000 | – | – | – | 0.200 | 0.200 |`);
     // no-tool: steps 1 and 2, code use 0 (step 2 has none), accuracy constant so no rho; test only at step 0.
-    expect(text).toContain(`| ${zero} | nmax 0 | 1 | 2 | 0.000 | – | 0.100 | 0.100 | 0.300 | 0.300 | – | – | – | – |`);
+    expect(text).toContain(`| ${zero} | nmax 0 | 1 | 2 | 0.000 | – | 0.100 | 0.100 | 0.300 | 0.300 | – | – | – | – | – | – |`);
+    expect(text).toContain('| self-correction share (first 3) | self-correction share (final) |');
+    expect(text).toContain("Self-correction share (first 3) = mean of the first 3 measured steps, the start policy's (step 1 is sampled before any update).");
+    // By depth: only the depths some run measured; the older run has none.
+    expect(text).toContain('| run | calls, d 1 | calls, d 2 | single-call share, d 1 | single-call share, d 2 |');
+    expect(text).toContain(`| ${tool} | 1.00 | 2.00 | 1.000 | 0.500 |`);
+    expect(text).toContain(`| ${zero} | – | – | – | – |`);
     expect(text).toContain('| nmax 0 | 1 | 1 | 2 | 0.000 | – (0/1 reached) |');
     expect(text).toContain('| checkpoint | train Nmax | eval 0 | eval 2 |');
     expect(text).toContain(`| ${join(tool, 'checkpoint')} | 2 | 0.250 | 0.625 |`);

@@ -142,7 +142,8 @@ describe('validateCorpusRecipe', () => {
 
   it('reads a recipe saved before the multi-step kind (stage 4 of the base model) as none of it', () => {
     const fourKinds = { arithmetic: 0.5, compose: 0.2, search: 0.12, errorProne: 0.18 };
-    expect(validateCorpusRecipe({ ...DEFAULT_CORPUS_RECIPE, kindMix: fourKinds }).kindMix).toEqual({ ...fourKinds, multiStep: 0 });
+    expect(validateCorpusRecipe({ ...DEFAULT_CORPUS_RECIPE, kindMix: fourKinds }).kindMix).toEqual({ ...fourKinds, multiStep: 0, chain: 0 });
+    expect(validateCorpusRecipe({ ...DEFAULT_CORPUS_RECIPE, kindMix: { ...fourKinds, multiStep: 0.3 } }).kindMix).toEqual({ ...fourKinds, multiStep: 0.3, chain: 0 });
     expect(() => validateCorpusRecipe({ ...DEFAULT_CORPUS_RECIPE, kindMix: { ...fourKinds, multiStep: -1 } })).toThrow(/kindMix.multiStep/);
   });
 
@@ -164,7 +165,7 @@ describe('validateCorpusRecipe', () => {
 });
 
 describe('the corpus with every kind of problem', () => {
-  const MIXED: CorpusRecipe = { ...DEFAULT_CORPUS_RECIPE, toolPrior: 0.1, kindMix: { arithmetic: 0.4, compose: 0.12, search: 0.08, errorProne: 0.1, multiStep: 0.3 } };
+  const MIXED: CorpusRecipe = { ...DEFAULT_CORPUS_RECIPE, toolPrior: 0.1, kindMix: { arithmetic: 0.4, compose: 0.12, search: 0.08, errorProne: 0.1, multiStep: 0.3, chain: 0 } };
   const MIXED_DOCS = documents(21, 4000, MIXED);
   const CELL = /```python\n([\s\S]*?)\n```\n```output\n([\s\S]*?)\n```/g;
   const sandbox = createNodeSandbox({ size: 1 });
@@ -202,7 +203,7 @@ describe('the corpus with every kind of problem', () => {
   });
 
   it('without an answer-line share, draws exactly the corpus that base stage 5 read', () => {
-    const stage5 = { ...MIXED, kindMix: { arithmetic: 0.4, compose: 0.12, search: 0.06, errorProne: 0.1, multiStep: 0.32 } };
+    const stage5 = { ...MIXED, kindMix: { arithmetic: 0.4, compose: 0.12, search: 0.06, errorProne: 0.1, multiStep: 0.32, chain: 0 } };
     const hash = createHash('sha256').update(documents(5, 2000, stage5).join('\u0000')).digest('hex');
     // taken from the corpus code of commit f327eab, before the share existed
     expect(hash).toBe('7c1b9f7bcefa61bcb0eba4bc346d354da57b8f27403aefd3cb3fc586a10c8e2a');
@@ -242,4 +243,65 @@ describe('the corpus with every kind of problem', () => {
     const mismatches = cells.filter((c, i) => formatToolOutput(results[i], CORPUS_OUTPUT_CHARS) !== c.output);
     expect(mismatches).toEqual([]);
   }, 120_000);
+});
+
+describe('the chain kind in the corpus (base stage 7)', () => {
+  const STAGE7: CorpusRecipe = {
+    ...DEFAULT_CORPUS_RECIPE,
+    toolPrior: 0.1,
+    searchToolPrior: 0.5,
+    answerLineShare: 0.5,
+    kindMix: { arithmetic: 0.3, compose: 0.1, search: 0.1, errorProne: 0.08, multiStep: 0.17, chain: 0.25 },
+  };
+  const DOCS7 = documents(23, 6000, STAGE7);
+  const CELL = /```python\n([\s\S]*?)\n```\n```output\n([\s\S]*?)\n```/g;
+  const halvingCells = (d: string) => [...d.matchAll(CELL)].filter(([, code]) => /^half = \d+\/\/2\nprint\(half\)$/.test(code));
+
+  it('fits a pretraining row of 512 with BOS and EOS, and still never shows the full loop', () => {
+    for (const doc of DOCS7) {
+      expect(doc.length).toBeLessThanOrEqual(510);
+      if (doc.startsWith('Q:')) expect(doc).not.toContain('```output');
+      else expect(doc).not.toContain('Q:');
+    }
+  });
+
+  it('halves one cell at a time, each cell copying the last output, until the output is odd; sessions of one to five cells', () => {
+    const sessions = DOCS7.filter((d) => !d.startsWith('Q:') && halvingCells(d).length > 0);
+    const lengths = new Set<number>();
+    for (const d of sessions) {
+      const cells = halvingCells(d);
+      lengths.add(cells.length);
+      for (let i = 0; i < cells.length; i++) {
+        const n = Number(/\d+/.exec(cells[i][1])![0]);
+        expect(cells[i][2]).toBe(String(n / 2));
+        if (i > 0) expect(String(n)).toBe(cells[i - 1][2]);
+        expect(n % 2).toBe(0);
+      }
+      expect(Number(cells.at(-1)![2]) % 2).toBe(1);
+      expect(d.endsWith(cells.at(-1)![2]) || d.endsWith(`${cells.at(-1)![2]}.`)).toBe(true);
+    }
+    expect([...lengths].sort()).toEqual([1, 2, 3, 4, 5]);
+    // The one-cell loop is there too, so one call for every depth stays a thing the model has read.
+    expect(DOCS7.filter((d) => d.includes('while n % 2 == 0:')).length).toBeGreaterThan(5);
+  });
+
+  it('answers a chain question with its first halving at the tool prior, and a search question with its loop at the search tool prior', () => {
+    const qa = qaDocs(DOCS7);
+    const chainQa = qa.filter((d) => d.includes('halved until odd'));
+    const chainTool = chainQa.filter((d) => d.includes('```python'));
+    for (const d of chainTool) {
+      const start = /when (\d+) is halved/.exec(d)![1];
+      expect(d).toMatch(new RegExp(`A: \`\`\`python\nhalf = ${start}//2\nprint\\(half\\)\n\`\`\`\nAnswer: \\d+$`));
+    }
+    expect(chainTool.length / chainQa.length).toBeCloseTo(0.1, 1);
+    const searchQa = qa.filter((d) => /x\*\*3 =|smallest n/.test(d));
+    const searchTool = searchQa.filter((d) => d.includes('```python'));
+    expect(searchTool.length / searchQa.length).toBeCloseTo(0.5, 1);
+    for (const d of searchTool.filter((x) => x.includes('x**3'))) {
+      const cube = /x\*\*3 = (\d+)\?/.exec(d)![1];
+      expect(d).toContain(`if x**3 == ${cube}:`);
+    }
+    expect(() => validateCorpusRecipe({ ...STAGE7, searchToolPrior: 2 })).toThrow(/searchToolPrior/);
+    expect(validateCorpusRecipe(JSON.parse(JSON.stringify(STAGE7)))).toEqual(STAGE7);
+  });
 });

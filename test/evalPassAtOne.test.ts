@@ -37,7 +37,10 @@ describe('pass@1 arithmetic', () => {
     expect(block['pass@1']).toBeCloseTo(0.5, 12);
     expect(block.byTier).toEqual({ easy: 0.5, medium: null, hard: 0.5 });
     expect(block.codeRatio).toBe(0);
-    expect(block.callsHistogram).toEqual([6]);
+    expect(block.callsHistogram).toEqual([6, 0, 0, 0, 0, 0, 0, 0, 0]);
+    // Arithmetic problems are depth 1: no call at all.
+    expect(block.callsPerResponseByDepth).toEqual([0, null, null, null, null]);
+    expect(block.singleCallShareByDepth).toEqual([null, null, null, null, null]);
   });
 });
 
@@ -155,9 +158,9 @@ describe('evaluatePassAtOne', () => {
     expect(blocks.map((b) => Object.keys(b).sort())).toEqual(
       Array(2).fill(
         [
-          'byFamily', 'byKind', 'byTier', 'callsHistogram', 'callsPerResponse', 'codeLines', 'codePassRate', 'codeRatio', 'correctCodeCount',
-          'invocationPosition', 'nmax', 'pass@1', 'perProblem', 'samples', 'selfCorrectedResponses', 'selfCorrectionShare', 'selfCorrections',
-          'singleCallShare', 'standardError',
+          'byFamily', 'byKind', 'byTier', 'callsHistogram', 'callsPerResponse', 'callsPerResponseByDepth', 'codeLines', 'codePassRate', 'codeRatio',
+          'correctCodeCount', 'invocationPosition', 'nmax', 'pass@1', 'perProblem', 'samples', 'selfCorrectedResponses', 'selfCorrectionShare',
+          'selfCorrections', 'singleCallShare', 'singleCallShareByDepth', 'standardError',
         ].sort(),
       ),
     );
@@ -165,11 +168,11 @@ describe('evaluatePassAtOne', () => {
     // Nmax 0: code is written but never run, so every answer is -1.
     expect(none).toMatchObject({ nmax: 0, samples: 128, 'pass@1': 0, codeRatio: 1, callsPerResponse: 0, correctCodeCount: 0 });
     expect(none.byTier).toEqual({ easy: 0, medium: 0, hard: 0 });
-    expect(none.callsHistogram).toEqual([128]);
+    expect(none.callsHistogram).toEqual([128, 0, 0, 0, 0, 0, 0, 0, 0]);
     // Nmax 1: easy and medium (32 of 64 problems) right, hard wrong by one.
     expect(one).toMatchObject({ nmax: 1, samples: 128, 'pass@1': 0.5, codeRatio: 1, callsPerResponse: 1, correctCodeCount: 128 });
     expect(one.byTier).toEqual({ easy: 1, medium: 1, hard: 0 });
-    expect(one.byKind).toEqual({ arithmetic: 0.5, compose: null, search: null, errorProne: null, multiStep: null });
+    expect(one.byKind).toEqual({ arithmetic: 0.5, compose: null, search: null, errorProne: null, multiStep: null, chain: null });
     expect(one.perProblem).toEqual(problems.map((p) => (p.tier === 'hard' ? 0 : 1)));
     expect(none.perProblem).toEqual(problems.map(() => 0));
     expect(one.byFamily.oneDigitSum).toBe(1);
@@ -181,7 +184,9 @@ describe('evaluatePassAtOne', () => {
     // The fence starts at token 1 (after the space) of responses 70 to 80 tokens long.
     expect(one.invocationPosition).toBeGreaterThan(1 / 80);
     expect(one.invocationPosition).toBeLessThanOrEqual(1 / 70);
-    expect(one.callsHistogram).toEqual([0, 128]);
+    expect(one.callsHistogram).toEqual([0, 128, 0, 0, 0, 0, 0, 0, 0]);
+    expect(one.callsPerResponseByDepth).toEqual([1, null, null, null, null]);
+    expect(one.singleCallShareByDepth).toEqual([1, null, null, null, null]);
   });
 
   it('wraps a model so its caches stay its own and only its logits change', () => {

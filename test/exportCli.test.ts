@@ -18,14 +18,14 @@ describe('npm run export', () => {
   it('writes the verl bundle from a preset with knob flags', () => {
     const out = join(root, 'verl');
     const run = exportCli(['--engine', 'verl', '--preset', 'quick', '--nmax', '1', '--algo', 'grpo', '--train-size', '50', '--model', 'Qwen/Qwen2.5-1.5B', '--micro-batch', '2', '--out', out]);
-    expect(run.stderr).toMatch(/50 train, 144 test problems/);
+    expect(run.stderr).toMatch(/50 train, 160 test problems/);
     expect(run.status).toBe(0);
     for (const file of ['data/train.parquet', 'data/test.parquet', 'reward.py', 'tir_episode.py', 'tir_sandbox.py', 'verl_tool.py', 'verl_agent_loop.py', 'tool_config.yaml', 'agent_loop.yaml', 'run.sh', 'experiment.json', 'README.md']) {
       expect(existsSync(join(out, file)), file).toBe(true);
     }
     expect(statSync(join(out, 'run.sh')).mode & 0o111).not.toBe(0);
     const experiment = JSON.parse(readFileSync(join(out, 'experiment.json'), 'utf8'));
-    expect(experiment).toMatchObject({ engine: 'verl', engineVersion: '0.6.1', source: 'quick', model: 'Qwen/Qwen2.5-1.5B', trainSize: 50, testSize: 144 });
+    expect(experiment).toMatchObject({ engine: 'verl', engineVersion: '0.6.1', source: 'quick', model: 'Qwen/Qwen2.5-1.5B', trainSize: 50, testSize: 160 });
     expect(experiment.config).toEqual({ ...PRESETS.quick, nmax: 1, algorithm: 'grpo' });
     const script = readFileSync(join(out, 'run.sh'), 'utf8');
     expect(script).toContain('MODEL="${MODEL:-Qwen/Qwen2.5-1.5B}"');

@@ -92,7 +92,7 @@ describe('reward.py against src/core/tasks/reward.ts', () => {
 
   it('agrees with the lab on every gaming case, over seeded problems', () => {
     const rng = new Random(15);
-    const problems = Array.from({ length: 20 }, () => trainProblem(rng, { tierMix: { easy: 1, medium: 1, hard: 2 }, kindMix: { arithmetic: 1, compose: 1, search: 1, errorProne: 1, multiStep: 1 } }));
+    const problems = Array.from({ length: 20 }, () => trainProblem(rng, { tierMix: { easy: 1, medium: 1, hard: 2 }, kindMix: { arithmetic: 1, compose: 1, search: 1, errorProne: 1, multiStep: 1, chain: 1 } }));
     const cases = problems.flatMap(gamingCases);
     const python = runPython<[number, number][]>(PYTHON_REWARDS, cases);
     const lab = cases.map((c) => answerReward(c.response, c.endedWithEos, { answer: c.answer } as Problem));

@@ -97,7 +97,7 @@ function labEpisodeCases(rng: Random): LabCase[] {
   for (let i = 0; i < 60; i++) {
     const format: ToolFormatName = i % 2 === 0 ? 'zerotir' : 'retool';
     const { codeOpen, codeClose } = TOOL_FORMATS[format];
-    const p: Problem = trainProblem(rng, { tierMix: { easy: 1, medium: 1, hard: 1 }, kindMix: { arithmetic: 1, compose: 0, search: 0, errorProne: 0, multiStep: 0 } });
+    const p: Problem = trainProblem(rng, { tierMix: { easy: 1, medium: 1, hard: 1 }, kindMix: { arithmetic: 1, compose: 0, search: 0, errorProne: 0, multiStep: 0, chain: 0 } });
     const a = p.answer;
     const block = (code: string) => `${codeOpen}\n${code}\n${codeClose}`;
     const scripts: [string[], RunResult[], number][] = [

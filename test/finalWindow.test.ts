@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { markdownReport } from '../src/cli/compare';
 import { runSummaryLine } from '../src/cli/runSummaryLine';
 import { compareRuns, finalMean, runFigures } from '../src/core/metrics/runComparison';
-import { FINAL_WINDOW, summariseRun } from '../src/core/metrics/runSummary';
+import { FINAL_WINDOW, START_WINDOW, summariseRun } from '../src/core/metrics/runSummary';
 import { emptyStepMetrics, type StepMetrics } from '../src/core/metrics/stepMetrics';
 
 const ROOT = join(__dirname, '..');
@@ -22,7 +22,7 @@ const history: StepMetrics[] = [
   { ...emptyStepMetrics(0), testAccuracy: 0.1 },
   ...Array.from({ length: STEPS }, (_, i) => {
     const step = i + 1;
-    return { ...emptyStepMetrics(step), accuracy: step / 50, codeCallFrequency: step / 50, responseLength: step, singleCallShare: step / 50, codePassRate: step / 50 };
+    return { ...emptyStepMetrics(step), accuracy: step / 50, codeCallFrequency: step / 50, responseLength: step, singleCallShare: step / 50, codePassRate: step / 50, selfCorrectionShare: step / 50 };
   }),
 ];
 
@@ -44,10 +44,14 @@ describe('"final" is the mean of the last FINAL_WINDOW steps everywhere', () => 
     expect(summary.accuracy.last10).toBeCloseTo(final, 12);
     expect(summary.accuracy.first10).toBeCloseTo(firstMean(FINAL_WINDOW), 12);
     expect(summary.responseLength.last10).toBeCloseTo(final * 50, 12);
+    // The start policy's self-correction share beside the final one: steps 1-3 (step 0 measured none), and the last FINAL_WINDOW.
+    expect(START_WINDOW).toBe(3);
+    expect(summariseRun(history).selfCorrectionShare).toEqual({ start: firstMean(START_WINDOW), startWindow: START_WINDOW, final: expect.closeTo(final, 12), finalWindow: FINAL_WINDOW });
 
     expect(finalMean(history, 'codeCallFrequency')).toBeCloseTo(final, 12);
     const row = runFigures(history, null);
-    for (const figure of [row.finalCodeCallFrequency, row.accuracyLast10, row.finalSingleCallShare, row.finalCodePassRate]) expect(figure).toBeCloseTo(final, 12);
+    for (const figure of [row.finalCodeCallFrequency, row.accuracyLast10, row.finalSingleCallShare, row.finalCodePassRate, row.finalSelfCorrectionShare]) expect(figure).toBeCloseTo(final, 12);
+    expect(row.selfCorrectionShareStart).toBeCloseTo(firstMean(START_WINDOW), 12);
     expect(row.finalResponseLength).toBeCloseTo(final * 50, 12);
     expect(row.accuracyFirst10).toBeCloseTo(firstMean(FINAL_WINDOW), 12);
 
@@ -55,8 +59,11 @@ describe('"final" is the mean of the last FINAL_WINDOW steps everywhere', () => 
     expect(comparison.target).toBeCloseTo(final, 12);
     const report = markdownReport(comparison, null);
     expect(report).toContain(`Final = mean of the last ${FINAL_WINDOW} measured steps`);
-    // steps, code freq (final), reaches its own final at step 21, tests 0.1, acc first / final, rho, single-call share, pass rate, length: all finals over the window.
-    expect(report).toContain(`| a | same config | 1 | ${STEPS} | ${final.toFixed(3)} | 21 | 0.100 | 0.100 | ${firstMean(FINAL_WINDOW).toFixed(3)} | ${final.toFixed(3)} | 1.000 | ${final.toFixed(3)} | ${final.toFixed(3)} | ${(final * 50).toFixed(1)} |`);
+    // steps, code freq (final), reaches its own final at step 21, tests 0.1, acc first / final, rho, single-call share, pass rate, length,
+    // self-correction share at the start and final: all finals over the window.
+    expect(report).toContain(
+      `| a | same config | 1 | ${STEPS} | ${final.toFixed(3)} | 21 | 0.100 | 0.100 | ${firstMean(FINAL_WINDOW).toFixed(3)} | ${final.toFixed(3)} | 1.000 | ${final.toFixed(3)} | ${final.toFixed(3)} | ${(final * 50).toFixed(1)} | ${firstMean(START_WINDOW).toFixed(3)} | ${final.toFixed(3)} |`,
+    );
 
     expect(runSummaryLine('done', 'runs/x', STEPS, STEPS, 1, history)).toContain(`last ${FINAL_WINDOW} steps: accuracy ${final.toFixed(2)}, code calls ${final.toFixed(2)}, length ${(final * 50).toFixed(0)} tokens`);
   });
@@ -76,6 +83,14 @@ describe('the labels', () => {
       const text = readFileSync(join(ROOT, file), 'utf8');
       expect(text, file).toMatch(/import \{[^}]*\bFINAL_WINDOW\b[^}]*\} from '[./]+\/core\/metrics\/runSummary'/);
       expect(text, `${file} shows the window`).toMatch(/(last|first) (\$\{|\{)FINAL_WINDOW\}/);
+    }
+  });
+
+  it('the start self-correction share takes its window from START_WINDOW where it is shown', () => {
+    for (const file of ['src/ui/panels/ComparePanel.tsx', 'src/cli/compare.ts']) {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      expect(text, file).toMatch(/import \{[^}]*\bSTART_WINDOW\b[^}]*\} from '[./]+\/core\/metrics\/runSummary'/);
+      expect(text, `${file} shows the window`).toMatch(/first (\$\{|\{)START_WINDOW\}/);
     }
   });
 

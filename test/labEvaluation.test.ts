@@ -33,9 +33,9 @@ const TINY_RUN: ExperimentConfig = { ...PRESETS.quick, steps: 50, promptsPerStep
 /** The keys of `npm run eval`'s report and of each of its blocks (docs/retool.md). */
 const REPORT_KEYS = ['blocks', 'checkpoint', 'format', 'k', 'maxOutputChars', 'maxResponseTokens', 'problems', 'seed', 'temperature', 'topP', 'wallSeconds'];
 const BLOCK_KEYS = [
-  'byFamily', 'byKind', 'byTier', 'callsHistogram', 'callsPerResponse', 'codeLines', 'codePassRate', 'codeRatio', 'correctCodeCount',
+  'byFamily', 'byKind', 'byTier', 'callsHistogram', 'callsPerResponse', 'callsPerResponseByDepth', 'codeLines', 'codePassRate', 'codeRatio', 'correctCodeCount',
   'invocationPosition', 'nmax', 'pass@1', 'perProblem', 'samples', 'selfCorrectedResponses', 'selfCorrectionShare', 'selfCorrections', 'singleCallShare',
-  'standardError',
+  'singleCallShareByDepth', 'standardError',
 ];
 
 /** An evaluation problem's solution prints its answer; any other code is a NameError. */
@@ -56,7 +56,7 @@ function testSetSandbox(): PythonSandbox & { runs: number } {
 /**
  * On each evaluation problem: a `<code>` block with the problem's solution, then the number the
  * interpreter printed, plus one on hard problems; -1 when nothing ran (Nmax 0). So at Nmax >= 1 the
- * 16 easy and 16 medium problems are right and the 432 hard ones wrong (pass@1 32/464); at Nmax 0
+ * 16 easy and 16 medium problems are right and the 560 hard ones wrong (pass@1 32/592); at Nmax 0
  * nothing is right.
  */
 function scriptedRetoolModel(): GPT {
@@ -142,29 +142,29 @@ describe('passAtOneWithProgress', () => {
     const meta = { kind: 'sft', sft: { format: 'retool' } };
     const events: LabEvent[] = [];
     const before = tf.memory().numTensors;
-    // The test set (144 problems) keeps a scripted policy's decoding short; the default set is evalSet's 464.
+    // The test set (160 problems) keeps a scripted policy's decoding short; the default set is evalSet's 592.
     const report = (await passAtOneWithProgress(scriptedRetoolModel(), meta, { ...settings, label: 'scripted' }, hooksFor(testSetSandbox(), events), testSet()))!;
     expect(tf.memory().numTensors).toBe(before);
     expect(Object.keys(report).sort()).toEqual(REPORT_KEYS);
     expect(report).toMatchObject({
-      checkpoint: 'scripted', format: 'retool', problems: 144, k: 4, temperature: 1, topP: 0.7, seed: 3,
+      checkpoint: 'scripted', format: 'retool', problems: 160, k: 4, temperature: 1, topP: 0.7, seed: 3,
       maxResponseTokens: PRESETS.classroom.maxResponseTokens, maxOutputChars: 64,
     });
     expect(report.blocks.map((b) => Object.keys(b).sort())).toEqual([BLOCK_KEYS, BLOCK_KEYS]);
     const [none, one] = report.blocks;
-    expect(none).toMatchObject({ nmax: 0, samples: 576, 'pass@1': 0, codeRatio: 1, callsPerResponse: 0, correctCodeCount: 0 });
-    expect(one).toMatchObject({ nmax: 1, samples: 576, 'pass@1': 32 / 144, byTier: { easy: 1, medium: 1, hard: 0 }, correctCodeCount: 576, singleCallShare: 1 });
-    expect(one.byKind).toEqual({ arithmetic: 0.5, compose: 0, search: 0, errorProne: 0, multiStep: 0 });
+    expect(none).toMatchObject({ nmax: 0, samples: 640, 'pass@1': 0, codeRatio: 1, callsPerResponse: 0, correctCodeCount: 0 });
+    expect(one).toMatchObject({ nmax: 1, samples: 640, 'pass@1': 32 / 160, byTier: { easy: 1, medium: 1, hard: 0 }, correctCodeCount: 640, singleCallShare: 1 });
+    expect(one.byKind).toEqual({ arithmetic: 0.5, compose: 0, search: 0, errorProne: 0, multiStep: 0, chain: 0 });
 
     const cli = (await passAtOneReport(scriptedRetoolModel(), testSet(), { ...settings, label: 'scripted' }, checkpointEpisodeLimits(meta), testSetSandbox()))!;
     expect({ ...report, wallSeconds: 0 }).toEqual({ ...cli, wallSeconds: 0 });
 
-    // k 4: 16 problems (64 answers) a chunk, 9 chunks per Nmax of the 144, 18 in all, after a 0 of 18.
+    // k 4: 16 problems (64 answers) a chunk, 10 chunks per Nmax of the 160, 20 in all, after a 0 of 20.
     const progress = progressOf(events);
-    expect(progress.map((e) => [e.task, e.done, e.total])).toEqual(Array.from({ length: 19 }, (_, i) => ['evaluate', i, 18]));
+    expect(progress.map((e) => [e.task, e.done, e.total])).toEqual(Array.from({ length: 21 }, (_, i) => ['evaluate', i, 20]));
     expect(progress[0].etaSeconds).toBeNull();
     expect(progress.slice(1).every((e) => e.etaSeconds !== null && e.etaSeconds >= 0)).toBe(true);
-    expect(progress.at(-1)).toMatchObject({ etaSeconds: 0, detail: 'Nmax 1: 144/144 problems' });
+    expect(progress.at(-1)).toMatchObject({ etaSeconds: 0, detail: 'Nmax 1: 160/160 problems' });
   });
 
   it('draws, from a random model, the tokens npm run eval\'s function draws for the same seed (and others for another)', async () => {
@@ -224,17 +224,17 @@ describe('LabSession.evaluatePassAtOne', () => {
     expect(tf.memory().numTensors).toBe(tensorsBefore);
     expect(Object.keys(report).sort()).toEqual(REPORT_KEYS);
     // The limits are the checkpoint's run config's, not the classroom's.
-    expect(report).toMatchObject({ checkpoint: 'tiny @3', format: 'retool', problems: 464, k: 1, maxResponseTokens: 12, maxOutputChars: 16 });
-    expect(report.blocks.map((b) => [b.nmax, b.samples, Object.keys(b).sort()])).toEqual([[0, 464, BLOCK_KEYS], [1, 464, BLOCK_KEYS]]);
+    expect(report).toMatchObject({ checkpoint: 'tiny @3', format: 'retool', problems: 592, k: 1, maxResponseTokens: 12, maxOutputChars: 16 });
+    expect(report.blocks.map((b) => [b.nmax, b.samples, Object.keys(b).sort()])).toEqual([[0, 592, BLOCK_KEYS], [1, 592, BLOCK_KEYS]]);
     for (const block of report.blocks) {
       expect(block['pass@1']).toBeGreaterThanOrEqual(0);
       expect(block['pass@1']).toBeLessThanOrEqual(1);
-      expect(block.callsHistogram.reduce((a, b) => a + b, 0)).toBe(464);
+      expect(block.callsHistogram.reduce((a, b) => a + b, 0)).toBe(592);
     }
     const progress = progressOf(events);
-    // k 1: 64 problems a chunk, 8 chunks per Nmax of the 464 (the last of 16), 16 in all.
-    expect(progress.map((e) => e.done)).toEqual(Array.from({ length: 17 }, (_, i) => i));
-    expect(new Set(progress.map((e) => e.total))).toEqual(new Set([16]));
+    // k 1: 64 problems a chunk, 10 chunks per Nmax of the 592 (the last of 16), 20 in all.
+    expect(progress.map((e) => e.done)).toEqual(Array.from({ length: 21 }, (_, i) => i));
+    expect(new Set(progress.map((e) => e.total))).toEqual(new Set([20]));
 
     const runAfter = await session.saveCheckpoint();
     expect(Buffer.from(runAfter.weights).equals(Buffer.from(runBefore.weights))).toBe(true);

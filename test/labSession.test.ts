@@ -388,8 +388,9 @@ describe('LabSession', () => {
   it('reports a step that fails as an error status, and the run can be started again', async () => {
     const events: LabEvent[] = [];
     const session = newSession(events);
-    // Responses longer than the tiny model's context overflow its KV cache mid-rollout. Starting
-    // from a checkpoint at step 1 skips the step-0 evaluation, which would overflow first.
+    // Responses longer than the tiny model's context are refused before the rollout (the step's
+    // longest prompt and the cap are named, so the message varies from step to step). Starting
+    // from a checkpoint at step 1 skips the step-0 evaluation, which would be refused first.
     const overflowing = { ...CONFIG, maxResponseTokens: 200 };
     await session.startRun('run-o', overflowing, { checkpoint: baseBlob(), step: 1 });
     const failure = await session.step().then(
@@ -398,7 +399,8 @@ describe('LabSession', () => {
     );
     expect(failure).toBeTruthy();
     expect(lastStatus(events)).toEqual({ type: 'status', runId: 'run-o', status: 'error', step: 2, message: failure });
-    await expect(session.train()).rejects.toThrow(failure!);
+    expect(failure).toMatch(/^the model's context \(96 tokens\) cannot hold a \d+-token prompt and an answer of up to 200/);
+    await expect(session.train()).rejects.toThrow(/^the model's context \(96 tokens\) cannot hold a \d+-token prompt and an answer of up to 200/);
     expect(statusEvents(events).slice(-2).map((e) => e.status)).toEqual(['training', 'error']);
 
     await session.startRun('run-ok', CONFIG);

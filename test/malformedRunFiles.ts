@@ -24,7 +24,9 @@ const history = [
   metricsAt(0, {
     testAccuracy: 0.1,
     callsHistogram: [3, 1],
-    accuracyByKind: { arithmetic: 0.5, compose: null, search: null, errorProne: null, multiStep: null },
+    singleCallShareByDepth: [1, null, 0.5, null, null],
+    callsPerResponseByDepth: [1, null, 2.5, null, null],
+    accuracyByKind: { arithmetic: 0.5, compose: null, search: null, errorProne: null, multiStep: null, chain: null },
     accuracyByFamily: { oneDigitSum: 0.5 },
     seconds: { generate: 1, execute: 0.5, update: 0.25 },
   }),
@@ -33,9 +35,9 @@ const history = [
 ];
 const block = {
   nmax: 2, samples: 8, 'pass@1': 0.5, standardError: 0.1, byTier: { easy: 0.5, medium: null, hard: null },
-  byKind: { arithmetic: 0.5, compose: null, search: null, errorProne: null, multiStep: null }, byFamily: { oneDigitSum: 0.5 }, perProblem: [0.5, 0.5],
+  byKind: { arithmetic: 0.5, compose: null, search: null, errorProne: null, multiStep: null, chain: null }, byFamily: { oneDigitSum: 0.5 }, perProblem: [0.5, 0.5],
   codeRatio: 0.5, codeLines: 1, correctCodeCount: 1, codePassRate: 1, invocationPosition: 0.2, callsPerResponse: 1, callsHistogram: [4, 4],
-  singleCallShare: 1, selfCorrections: 0, selfCorrectedResponses: 0, selfCorrectionShare: 0,
+  singleCallShare: 1, singleCallShareByDepth: [1, null, null, null, null], callsPerResponseByDepth: [1, null, null, null, null], selfCorrections: 0, selfCorrectedResponses: 0, selfCorrectionShare: 0,
 };
 const passAtOne = {
   step: 2,

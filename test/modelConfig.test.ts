@@ -3,7 +3,7 @@ import { BASE_MODEL_CONFIG, validateGPTConfig } from '../src/core/model/config';
 
 describe('GPT config', () => {
   it('ships the base model shape', () => {
-    expect(BASE_MODEL_CONFIG).toEqual({ vocabSize: 99, contextLength: 256, nLayer: 3, nHead: 4, nEmbd: 64, mlpRatio: 4 });
+    expect(BASE_MODEL_CONFIG).toEqual({ vocabSize: 99, contextLength: 512, nLayer: 3, nHead: 4, nEmbd: 64, mlpRatio: 4 });
   });
 
   it('accepts a valid config and returns a clean copy', () => {

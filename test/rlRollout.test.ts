@@ -165,6 +165,25 @@ describe('generateRollouts', () => {
     expect(tf.memory().numTensors).toBe(before);
   });
 
+  it('refuses, before generating, an answer cap the model\'s context cannot hold beside the longest prompt', async () => {
+    const model = scriptedModel();
+    const prompt = encode('Q: what is 6*7?\nA:');
+    const settings = (maxResponseTokens: number) => ({
+      episode: { format: TOOL_FORMATS.zerotir, nmax: 2, maxResponseTokens, maxOutputChars: 64 },
+      temperature: 1,
+      rng: new Random(3),
+      sandbox: fakeSandbox([]),
+      runOptions: { timeoutMs: 1000, maxOutputBytes: 1024 },
+    });
+    const room = model.config.contextLength - 1 - prompt.length;
+    const before = tf.memory().numTensors;
+    await expect(generateRollouts(model, [prompt], settings(room + 1))).rejects.toThrow(
+      `set the answer cap (maxResponseTokens) to ${room} or less, or start from a model with a longer context`,
+    );
+    expect(tf.memory().numTensors).toBe(before);
+    await expect(generateRollouts(model, [prompt], settings(room))).resolves.toBeDefined();
+  });
+
   it('drops finished rows from the cache and still gives each rollout its own tokens, log-probs and values', async () => {
     // Prompts 10 tokens apart: the short ones finish first and leave the cache.
     const prompts = [0, 10, 20, 30, 40].map((pad) => encode(`Q: ${'x'.repeat(pad)}6*7?\nA:`));

@@ -3,6 +3,7 @@ import { PRESETS } from '../src/core/experiment';
 import {
   compareRuns,
   configDifferences,
+  depthFigures,
   evalMatrix,
   finalMean,
   firstStepReaching,
@@ -61,6 +62,51 @@ describe('final figures and the step a target is reached', () => {
     expect(row.finalCodePassRate).toBeCloseTo(0.75, 12);
     expect(row.finalResponseLength).toBeCloseTo(25, 12);
     expect(runFigures(metrics, null).reachesTargetAt).toBeNull();
+  });
+});
+
+describe('self-correction at the start and final, and the figures by depth', () => {
+  it('the start share is the mean of the first START_WINDOW measured steps, the final of the last FINAL_WINDOW', () => {
+    // Step 0 and step 2 measured none: the start window is steps 1, 3 and 4.
+    const shares = [0.1, null, 0.2, 0.3, 0.4, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.6];
+    const metrics = runMetrics(shares.map(() => 0.5), (step) => ({ selfCorrectionShare: shares[step - 1] }));
+    const row = runFigures(metrics, null);
+    expect(row.selfCorrectionShareStart).toBeCloseTo(0.2, 12);
+    // The last ten measured: steps 5-14, (0.4 + 0.5 * 8 + 0.6) / 10 = 0.5.
+    expect(row.finalSelfCorrectionShare).toBeCloseTo(0.5, 12);
+    expect(runFigures(runMetrics([0.5]), null)).toMatchObject({ selfCorrectionShareStart: null, finalSelfCorrectionShare: null });
+  });
+
+  it("each depth's final is the mean of its last FINAL_WINDOW measured values; rows recorded before the figures count as unmeasured", () => {
+    const metrics = runMetrics(Array(13).fill(0.5), (step) =>
+      step <= 2
+        ? {}
+        : {
+            singleCallShareByDepth: [1, step % 2 === 0 ? 0.5 : null, null, null, null],
+            callsPerResponseByDepth: [1, step <= 4 ? 10 : 2, null, null, null],
+          },
+    );
+    const { finalSingleCallShareByDepth, finalCallsPerResponseByDepth } = depthFigures(metrics);
+    expect(finalSingleCallShareByDepth).toEqual([1, 0.5, null, null, null]);
+    // Steps 3-13 have depth 2 measured: the last ten are steps 4-13, one 10 and nine 2s.
+    expect(finalCallsPerResponseByDepth[1]).toBeCloseTo((10 + 9 * 2) / 10, 12);
+    expect(finalCallsPerResponseByDepth).toEqual([1, expect.any(Number), null, null, null]);
+    expect(depthFigures(runMetrics([0.5]))).toEqual({ finalSingleCallShareByDepth: [null, null, null, null, null], finalCallsPerResponseByDepth: [null, null, null, null, null] });
+  });
+
+  it("an arm's figures by depth are the means over its runs that measured them; runs carry theirs", () => {
+    const run = (seed: number, single: (number | null)[], shares: number[]): ComparedRun => ({
+      name: `s${seed}`,
+      config: { ...classroom, seed },
+      metrics: runMetrics([0.5], () => ({ singleCallShareByDepth: single, callsPerResponseByDepth: single.map((x) => (x === null ? null : 1 + x)), selfCorrectionShare: shares[0] })),
+    });
+    const { runs, arms } = compareRuns([run(1, [1, 0.5, null, null, null], [0.1]), run(2, [0.5, null, null, null, 0.25], [0.3])]);
+    expect(runs[1].finalSingleCallShareByDepth).toEqual([0.5, null, null, null, 0.25]);
+    expect(arms).toHaveLength(1);
+    expect(arms[0].finalSingleCallShareByDepth).toEqual([0.75, 0.5, null, null, 0.25]);
+    expect(arms[0].finalCallsPerResponseByDepth).toEqual([1.75, 1.5, null, null, 1.25]);
+    expect(arms[0].selfCorrectionShareStart).toBeCloseTo(0.2, 12);
+    expect(arms[0].finalSelfCorrectionShare).toBeCloseTo(0.2, 12);
   });
 });
 

@@ -20,7 +20,7 @@ describe('withSavedConfigDefaults', () => {
     expect(Object.keys(configErrors(old)).sort()).toEqual(['dualClip', 'kindMix', 'learningRateDecaySteps', 'promptSampling']);
     const upgraded = withSavedConfigDefaults(old);
     expect(configErrors(upgraded)).toEqual({});
-    expect(upgraded.kindMix).toEqual({ arithmetic: 1, compose: 0, search: 0, errorProne: 0, multiStep: 0 });
+    expect(upgraded.kindMix).toEqual({ arithmetic: 1, compose: 0, search: 0, errorProne: 0, multiStep: 0, chain: 0 });
     expect(upgraded.dualClip).toBe(0);
     expect(upgraded.learningRateDecaySteps).toBe(0);
     expect(upgraded.promptSampling).toBe('independent');
@@ -30,13 +30,15 @@ describe('withSavedConfigDefaults', () => {
     expect(withSavedConfigDefaults(null)).toBeNull();
   });
 
-  it('gives a kind mix saved before the multiStep kind a share of 0 for it, and keeps the other shares', () => {
-    const { multiStep: _multiStep, ...fourKinds } = PRESETS.classroom.kindMix;
+  it('gives a kind mix saved before the multiStep or the chain kind a share of 0 for it, and keeps the other shares', () => {
+    const { multiStep: _multiStep, chain: _chain, ...fourKinds } = PRESETS.classroom.kindMix;
     const old = { ...PRESETS.classroom, kindMix: fourKinds } as ExperimentConfig;
     expect(Object.keys(configErrors(old))).toEqual(['kindMix']);
     const upgraded = withSavedConfigDefaults(old);
-    expect(upgraded.kindMix).toEqual({ ...fourKinds, multiStep: 0 });
+    expect(upgraded.kindMix).toEqual({ ...fourKinds, multiStep: 0, chain: 0 });
     expect(configErrors(upgraded)).toEqual({});
+    const fiveKinds = { ...fourKinds, multiStep: 0.2 };
+    expect(withSavedConfigDefaults({ ...PRESETS.classroom, kindMix: fiveKinds } as ExperimentConfig).kindMix).toEqual({ ...fiveKinds, chain: 0 });
   });
 
   it('is applied where a saved trainer state is read', () => {
@@ -47,7 +49,7 @@ describe('withSavedConfigDefaults', () => {
       reference: { fingerprint: 'f', source: 's' },
       optimizer: { iterations: 3, accBeta1: 0.729, accBeta2: 0.997 },
     });
-    expect(read.config.kindMix).toEqual({ arithmetic: 1, compose: 0, search: 0, errorProne: 0, multiStep: 0 });
+    expect(read.config.kindMix).toEqual({ arithmetic: 1, compose: 0, search: 0, errorProne: 0, multiStep: 0, chain: 0 });
     expect(read.config.dualClip).toBe(0);
     expect(read.config.learningRateDecaySteps).toBe(0);
     expect(read.config.promptSampling).toBe('independent');

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { summariseRun } from '../src/core/metrics/runSummary';
+import { emptyStepMetrics } from '../src/core/metrics/stepMetrics';
 import { logLogFit, spearmanRho } from '../src/core/metrics/scalingLaw';
 
 describe('spearmanRho', () => {
@@ -71,5 +73,26 @@ describe('logLogFit', () => {
     expect(flat.slope).toBe(0);
     expect(flat.intercept).toBeCloseTo(Math.log(0.5), 12);
     expect(flat.r2).toBeNaN();
+  });
+});
+
+describe('summariseRun: the fit against the summed rate', () => {
+  // Accuracy proportional to the summed rate of a rate halved after 2 steps: a straight line of
+  // slope 1 against the summed rate; against step, the schedule's ln(t) bends it.
+  const schedule = { learningRate: 5e-5, learningRateDecaySteps: 2 };
+  const summed = (t: number) => Array.from({ length: t }, (_, s) => 1 / (1 + s / 2)).reduce((a, b) => a + b, 0);
+  const history = Array.from({ length: 81 }, (_, step) => ({ ...emptyStepMetrics(step), accuracy: step === 0 ? null : 0.01 * summed(step) }));
+
+  it('is a perfect power law of slope 1 where accuracy tracks the summed updates, and differs from the fit against step', () => {
+    const accuracy = summariseRun(history, schedule).metrics.accuracy;
+    expect(accuracy.summedRateFit!.logLogSlope).toBeCloseTo(1, 10);
+    expect(accuracy.summedRateFit!.logLogR2).toBeCloseTo(1, 10);
+    expect(accuracy.logLogR2!).toBeLessThan(0.98);
+    expect(accuracy.logLogSlope!).toBeLessThan(0.7);
+  });
+
+  it('is left out (null) for a constant rate, and without a schedule', () => {
+    expect(summariseRun(history, { learningRate: 5e-5, learningRateDecaySteps: 0 }).metrics.accuracy.summedRateFit).toBeNull();
+    expect(summariseRun(history).metrics.accuracy.summedRateFit).toBeNull();
   });
 });

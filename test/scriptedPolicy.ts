@@ -5,6 +5,7 @@
  * inserts is read like any other fed token, so a script can depend on a tool's output.
  */
 import * as tf from '@tensorflow/tfjs-core';
+import { BASE_MODEL_CONFIG } from '../src/core/model/config';
 import type { GPT, KVCache } from '../src/core/model/gpt';
 import { decode, encode, EOS, VOCAB_SIZE } from '../src/core/tokenizer';
 
@@ -36,6 +37,8 @@ export function scriptedPolicy(respond: (fedText: string) => string, options: Sc
     return { logits: tf.tensor2d(logits, [tokens.length, VOCAB_SIZE]), values: tf.tensor1d(values) };
   };
   return {
+    // The real model's config: rollouts check the prompt and the answer cap against its context.
+    config: BASE_MODEL_CONFIG,
     newCache(batchSize: number): KVCache {
       fed.length = 0;
       for (let b = 0; b < batchSize; b++) fed[b] = [];

@@ -1,17 +1,26 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Episode, episodeConfig } from '../src/core/env/episode';
 import { TOOL_FORMATS } from '../src/core/env/formats';
+import { PRESETS } from '../src/core/experiment';
 import { GPT } from '../src/core/model/gpt';
 import { Random } from '../src/core/random';
+import { rolloutSample } from '../src/core/rl/rolloutSample';
 import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
-import { coldStartTraces, completeTrace, traceResponse, type ColdStartTrace } from '../src/core/sft/coldStartTraces';
+import { coldStartTraces, completeTrace, traceResponse, VERBOSE_SHARE, type ColdStartTrace, type TraceDraft } from '../src/core/sft/coldStartTraces';
 import { SftTrainer, traceRow } from '../src/core/sft/sftTrainer';
-import type { Problem } from '../src/core/tasks/problem';
+import { REPAIR_SHARE, writtenExpression } from '../src/core/sft/tracePlans';
+import { SHORT_REASONING } from '../src/core/sft/traceTexts';
+import { CHAIN_FAMILIES, chainStartOf, halvingSteps } from '../src/core/tasks/chainFamilies';
+import { firstStepExpression, firstStepValue } from '../src/core/tasks/multiStepFamilies';
+import { KINDS, MAX_DEPTH, type Problem } from '../src/core/tasks/problem';
+import { answerReward } from '../src/core/tasks/reward';
 import { ARITHMETIC_ONLY, isHeldOut } from '../src/core/tasks/splits';
 import { createNodeSandbox } from '../src/node/sandbox/nodeSandbox';
 import { BOS, EOS, encode, VOCAB_SIZE } from '../src/core/tokenizer';
 import { ARITHMETIC_FAMILIES, arithmeticProblem } from '../src/core/tasks/arithmeticFamilies';
+import { ERROR_PRONE_FAMILIES } from '../src/core/tasks/errorProneFamilies';
 
 const product: Problem = arithmeticProblem('productPlusTerm', 'hard', '347*29+18', 10081);
 const RUN = { timeoutMs: 2000, maxOutputBytes: 1024 };
@@ -30,7 +39,7 @@ function cannedSandbox(stdout: string | null): PythonSandbox {
 }
 
 describe('completeTrace', () => {
-  const draft = { reasoning: 'Use Python.', code: 'print(347*29+18)' };
+  const draft: TraceDraft = { plan: { kind: 'expression', expression: '347*29+18', code: 'print(347*29+18)' }, reasoning: 'Use Python.', verbose: null };
 
   it('writes the ReTool trace with the sandbox output as the interpreter block', async () => {
     const trace = await completeTrace(product, draft, TOOL_FORMATS.retool, cannedSandbox('10081\n'), RUN, LIMITS);
@@ -55,12 +64,47 @@ describe('completeTrace', () => {
     expect(await completeTrace(product, draft, TOOL_FORMATS.retool, cannedSandbox('10081\n'), RUN, { ...LIMITS, maxResponseTokens: 93 })).toBeNull();
     expect(await completeTrace(product, draft, TOOL_FORMATS.retool, cannedSandbox('10081\n'), RUN, { ...LIMITS, maxResponseTokens: 94 })).not.toBeNull();
   });
+
+  it('writes a verbose draft with its opening and a closing sentence, and keeps it plain when verbose would not fit', async () => {
+    const verboseDraft: TraceDraft = { ...draft, verbose: 'We need 347*29+18. Let me compute it.' };
+    const verbose = await completeTrace(product, verboseDraft, TOOL_FORMATS.retool, cannedSandbox('10081\n'), RUN, { ...LIMITS, maxResponseTokens: 400 });
+    expect(verbose!.verbose).toBe(true);
+    expect(verbose!.segments).toEqual([
+      { kind: 'policy', text: ' We need 347*29+18. Let me compute it. <code>\nprint(347*29+18)\n</code>' },
+      { kind: 'env', text: '\n<interpreter>\n10081\n</interpreter>\n' },
+      { kind: 'policy', text: 'So the answer is 10081.\nAnswer: 10081' },
+    ]);
+    // 70 + 36 + 37 characters, plus EOS: at 144 it fits as it is; below, only the plain telling (94) does.
+    expect((await completeTrace(product, verboseDraft, TOOL_FORMATS.retool, cannedSandbox('10081\n'), RUN, { ...LIMITS, maxResponseTokens: 144 }))!.verbose).toBe(true);
+    const plain = await completeTrace(product, verboseDraft, TOOL_FORMATS.retool, cannedSandbox('10081\n'), RUN, { ...LIMITS, maxResponseTokens: 143 });
+    expect(plain).toEqual(await completeTrace(product, draft, TOOL_FORMATS.retool, cannedSandbox('10081\n'), RUN, LIMITS));
+    expect(plain!.verbose).toBe(false);
+  });
+
+  it('drops a repair whose copied call did not fail, and a chain whose output never turns odd', async () => {
+    const times = ERROR_PRONE_FAMILIES.timesProduct(new Random(1));
+    const repair: TraceDraft = { plan: { kind: 'repair', written: writtenExpression(times), code: times.solution }, reasoning: 'Use Python.', verbose: null };
+    expect(await completeTrace(times, repair, TOOL_FORMATS.retool, cannedSandbox(`${times.answer}\n`), RUN, { ...LIMITS, maxResponseTokens: 400 })).toBeNull();
+    const chain = CHAIN_FAMILIES.halving(new Random(1));
+    const calls: string[] = [];
+    const evenForever: PythonSandbox = {
+      async run(code: string) {
+        calls.push(code);
+        return { ok: true, stdout: '8\n', stderr: '', timedOut: false, truncated: false, durationMs: 0.1 };
+      },
+      async close() {},
+    };
+    const halving: TraceDraft = { plan: { kind: 'halving', start: chainStartOf(chain) }, reasoning: 'Use Python.', verbose: null };
+    expect(await completeTrace(chain, halving, TOOL_FORMATS.retool, evenForever, RUN, { ...LIMITS, maxResponseTokens: 400 })).toBeNull();
+    expect(calls).toEqual([`print(${chainStartOf(chain)}//2)`, ...Array<string>(MAX_DEPTH - 1).fill('print(8//2)')]);
+  });
 });
 
-describe('coldStartTraces with the Node sandbox', () => {
-  const sandbox = createNodeSandbox({ size: 1 });
-  afterAll(() => sandbox.close());
+// One Python for every test that runs real code.
+const sandbox = createNodeSandbox({ size: 1 });
+afterAll(() => sandbox.close());
 
+describe('coldStartTraces with the Node sandbox', () => {
   it('verifies every family and code form in real Python, and never uses a test question', async () => {
     const { traces, drafted } = await coldStartTraces({
       count: 48,
@@ -80,12 +124,146 @@ describe('coldStartTraces with the Node sandbox', () => {
     // Each alternative code form appears and verified.
     const code = traces.map((t) => t.segments[0].text).join('\n');
     for (const form of ['print(sum([', 'x = ', 'print(pow(', ' % ']) expect(code).toContain(form);
+    // No verbose telling fits 128 tokens, so every trace is the plain one: code, output, answer line.
     for (const t of traces) {
       expect(isHeldOut(t.problem)).toBe(false);
       expect(t.segments[2].text).toBe(`Answer: ${t.problem.answer}`);
       expect(t.segments[1].text).toBe(`\n<interpreter>\n${t.problem.answer}\n</interpreter>\n`);
     }
   }, 60_000);
+});
+
+const SYNTAX_ERROR = 'SyntaxError: invalid syntax. Perhaps you forgot a comma?';
+
+/** A trace's calls as the model wrote and read them: the code of each block and the output block after it. */
+function callsOf(trace: ColdStartTrace): { code: string; output: string }[] {
+  const { codeOpen, codeClose, outputOpen, outputClose } = TOOL_FORMATS.retool;
+  return trace.segments
+    .filter((s) => s.kind === 'env')
+    .map((env, i) => {
+      const policy = trace.segments[2 * i].text;
+      const code = policy.slice(policy.lastIndexOf(codeOpen) + codeOpen.length + 1, -codeClose.length - 1);
+      return { code, output: env.text.slice(outputOpen.length, -outputClose.length) };
+    });
+}
+
+describe('cold-start traces for every kind, with the classroom mix and cap', () => {
+  const classroom = PRESETS.classroom;
+  const limits = { maxResponseTokens: classroom.maxResponseTokens, maxOutputChars: classroom.maxOutputChars };
+  let traces: ColdStartTrace[] = [];
+  let drafted = 0;
+
+  beforeAll(async () => {
+    ({ traces, drafted } = await coldStartTraces({
+      count: 160,
+      maxDrafts: 192,
+      format: TOOL_FORMATS.retool,
+      mix: { tierMix: classroom.tierMix, kindMix: classroom.kindMix },
+      rng: new Random(7),
+      sandbox,
+      runOptions: RUN,
+      limits,
+    }));
+  }, 120_000);
+
+  const ofKind = (kind: string) => traces.filter((t) => t.problem.kind === kind);
+
+  it('draws every kind in the classroom shares, never a held-out problem', () => {
+    expect(traces).toHaveLength(160);
+    // At the 400-token cap every draft fits (the plain telling of a depth-5 chain is about 350).
+    expect(drafted).toBe(160);
+    for (const kind of KINDS) {
+      expect(ofKind(kind).length).toBeGreaterThan(0);
+      expect(Math.abs(ofKind(kind).length / 160 - classroom.kindMix[kind])).toBeLessThan(0.06);
+    }
+    for (const t of traces) expect(isHeldOut(t.problem)).toBe(false);
+  });
+
+  it('verifies every trace and fits it in the cap, EOS included', () => {
+    for (const t of traces) expect(answerReward(traceResponse(t), true, t.problem)).toBe(1);
+    const longest = Math.max(...traces.map((t) => traceResponse(t).length + 1));
+    expect(longest).toBeLessThanOrEqual(classroom.maxResponseTokens);
+    // The cap is used: the long tellings (verbose repairs, deep chains) come within 60 tokens of it.
+    expect(longest).toBeGreaterThan(classroom.maxResponseTokens - 60);
+  });
+
+  it('alternates policy and env segments, one env block per call, and trains on the policy text and EOS only', () => {
+    for (const t of traces) {
+      const calls = callsOf(t).length;
+      expect(t.segments.map((s) => s.kind)).toEqual([...Array<string[]>(calls).fill(['policy', 'env']).flat(), 'policy']);
+      const policyChars = t.segments.filter((s) => s.kind === 'policy').reduce((n, s) => n + s.text.length, 0);
+      expect(traceRow(t).lossMask.reduce((n, m) => n + m, 0)).toBe(policyChars + 1);
+    }
+  });
+
+  it('is what an RL episode records: writing the policy text runs the same calls and inserts the same output blocks', async () => {
+    const config = episodeConfig({ format: 'retool', maxResponseTokens: limits.maxResponseTokens, maxOutputChars: limits.maxOutputChars }, MAX_DEPTH);
+    for (const t of traces) {
+      const episode = new Episode(encode(t.prompt), config);
+      for (const segment of t.segments.filter((s) => s.kind === 'policy')) {
+        for (const id of encode(segment.text)) {
+          const action = episode.pushPolicyToken(id);
+          if (action.type === 'execute') episode.pushToolResult(await sandbox.run(action.code, RUN));
+        }
+      }
+      expect(episode.pushPolicyToken(EOS).type).toBe('done');
+      expect(episode.executedCalls).toBe(callsOf(t).length);
+      const sample = rolloutSample(0, t.prompt, t.problem, { episode, logProbs: [], values: [] }, 1);
+      expect(sample.segments).toEqual(t.segments);
+      expect(answerReward(sample.response, sample.endedWithEos, t.problem)).toBe(1);
+    }
+  }, 60_000);
+
+  it('makes one call per halving for a chain, each copying the previous output', () => {
+    const chains = ofKind('chain');
+    expect(new Set(chains.map((t) => t.problem.depth)).size).toBe(5);
+    for (const t of chains) {
+      const calls = callsOf(t);
+      const start = chainStartOf(t.problem);
+      expect(calls).toHaveLength(t.problem.depth!);
+      expect(calls.map((c) => c.output)).toEqual(halvingSteps(start).map(String));
+      calls.forEach((call, i) => expect(call.code).toBe(`print(${i === 0 ? start : calls[i - 1].output}//2)`));
+    }
+  });
+
+  it('makes two calls for a multi-step problem, the second adding the digits the first printed', () => {
+    for (const t of ofKind('multiStep')) {
+      const [first, second, ...more] = callsOf(t);
+      expect(more).toEqual([]);
+      expect(first.code).toBe(`print(${firstStepExpression(t.problem)})`);
+      expect(first.output).toBe(String(firstStepValue(t.problem)));
+      expect(second.code).toBe(`print(${[...first.output].join('+')})`);
+      expect(second.output).toBe(String(t.problem.answer));
+    }
+  });
+
+  it('repairs a share of error-prone traces: the copied `x` call fails with the environment\'s SyntaxError line, then the fixed call', () => {
+    const errorProne = ofKind('errorProne');
+    const repairs = errorProne.filter((t) => callsOf(t).length === 2);
+    for (const t of repairs) {
+      const [copied, fixed] = callsOf(t);
+      expect(copied.code).toBe(`print(${writtenExpression(t.problem)})`);
+      expect(t.segments[1].text).toBe(`\n<interpreter>\n${SYNTAX_ERROR}\n</interpreter>\n`);
+      expect(fixed.code).toBe(t.problem.solution);
+    }
+    for (const t of errorProne.filter((t) => callsOf(t).length === 1)) expect(callsOf(t)[0].code).toBe(t.problem.solution);
+    expect(Math.abs(repairs.length / errorProne.length - REPAIR_SHARE)).toBeLessThan(0.25);
+  });
+
+  it('writes compose and search as their solution in one call, arithmetic in one call', () => {
+    for (const t of [...ofKind('compose'), ...ofKind('search')]) expect(callsOf(t).map((c) => c.code)).toEqual([t.problem.solution]);
+    for (const t of ofKind('arithmetic')) expect(callsOf(t)).toHaveLength(1);
+  });
+
+  it('opens about VERBOSE_SHARE of the traces verbosely, with length to lose', () => {
+    const verbose = traces.filter((t) => t.verbose);
+    const plain = traces.filter((t) => !t.verbose);
+    expect(Math.abs(verbose.length / traces.length - VERBOSE_SHARE)).toBeLessThan(0.08);
+    for (const t of plain) expect(SHORT_REASONING.map((r) => ` ${r} `)).toContain(t.segments[0].text.slice(0, t.segments[0].text.indexOf('<')));
+    for (const t of verbose) expect(t.segments[0].text.indexOf('<')).toBeGreaterThan(60);
+    const meanLength = (ts: ColdStartTrace[]) => ts.reduce((n, t) => n + traceResponse(t).length, 0) / ts.length;
+    expect(meanLength(verbose) - meanLength(plain)).toBeGreaterThan(60);
+  });
 });
 
 const tinyTrace = (answer: string): ColdStartTrace => ({
@@ -96,6 +274,7 @@ const tinyTrace = (answer: string): ColdStartTrace => ({
     { kind: 'env', text: answer },
     { kind: 'policy', text: 'A' },
   ],
+  verbose: false,
 });
 
 describe('traceRow', () => {

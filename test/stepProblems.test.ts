@@ -21,16 +21,17 @@ describe('familyShares', () => {
   it('splits each kind evenly over its families, and arithmetic by tier first', () => {
     const shares = new Map(familyShares(classroom));
     expect([...shares.values()].reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
-    // Arithmetic 0.35, easy tier 0.25 of it, and the easy tier is one family.
-    expect(shares.get('oneDigitSum')).toBeCloseTo(0.35 * 0.25, 12);
+    // Arithmetic 0.3, easy tier 0.25 of it, and the easy tier is one family.
+    expect(shares.get('oneDigitSum')).toBeCloseTo(0.3 * 0.25, 12);
     // Hard tier: 0.5 of arithmetic over five families.
-    expect(shares.get('modulo')).toBeCloseTo((0.35 * 0.5) / 5, 12);
-    // Multi-step 0.2 over its two families.
-    expect(shares.get('productDigitSum')).toBeCloseTo(0.1, 12);
+    expect(shares.get('modulo')).toBeCloseTo((0.3 * 0.5) / 5, 12);
+    // Multi-step 0.15 over its two families; the chain kind is one family.
+    expect(shares.get('productDigitSum')).toBeCloseTo(0.075, 12);
+    expect(shares.get('halving')).toBeCloseTo(0.2, 12);
   });
 
   it('leaves out the kinds and tiers of weight 0', () => {
-    const shares = familyShares({ tierMix: { easy: 0, medium: 1, hard: 0 }, kindMix: { arithmetic: 1, compose: 0, search: 0, errorProne: 0, multiStep: 0 } });
+    const shares = familyShares({ tierMix: { easy: 0, medium: 1, hard: 0 }, kindMix: { arithmetic: 1, compose: 0, search: 0, errorProne: 0, multiStep: 0, chain: 0 } });
     expect(shares.map(([family]) => family)).toEqual(['twoDigitSum', 'twoDigitDifference', 'oneDigitProduct']);
   });
 });

@@ -5,7 +5,8 @@ import { Random } from '../src/core/random';
 import { ARITHMETIC_FAMILIES, type ArithmeticFamilyName } from '../src/core/tasks/arithmeticFamilies';
 import { firstStepExpression, firstStepValue } from '../src/core/tasks/multiStepFamilies';
 import { FAMILIES, KIND_FAMILIES, TIER_FAMILIES } from '../src/core/tasks/families';
-import { KINDS, TIERS, type Kind, type Problem, type Tier } from '../src/core/tasks/problem';
+import { CHAIN_DEPTH_SHARES, chainStartOf, halvingSteps } from '../src/core/tasks/chainFamilies';
+import { KINDS, problemDepth, TIERS, type Kind, type Problem, type Tier } from '../src/core/tasks/problem';
 import { formatPrompt } from '../src/core/tasks/prompt';
 import { ARITHMETIC_ONLY, evalSet, isHeldOut, testSet, trainProblem } from '../src/core/tasks/splits';
 import { pickWeighted } from '../src/core/tasks/weightedChoice';
@@ -65,6 +66,7 @@ describe('families', () => {
       timesProductPlus: /^what is [1-9]\d\d x [1-9]\d \+ [1-9]\d?\?$/,
       productDigitSum: /^what is the digit sum of [1-9]\d\d\*[1-9]\d\?$/,
       sumDigitSum: /^what is the digit sum of [1-9]\d{3}\+[1-9]\d{3}\?$/,
+      halving: /^what is left when [1-9]\d{3,4} is halved until odd\?$/,
     };
     expect(Object.keys(shapes).sort()).toEqual(KINDS.filter((k) => k !== 'arithmetic').flatMap((k) => KIND_FAMILIES[k]).sort());
     for (const kind of KINDS.filter((k) => k !== 'arithmetic')) {
@@ -106,6 +108,26 @@ describe('families', () => {
     expect(FAMILIES.productDigitSum(new Random(1)).answer).toBeLessThanOrEqual(9 * 6);
     expect(() => firstStepExpression({ question: 'what is 2+2?' })).toThrow(/not a multi-step question/);
     expect(FAMILIES.primesBelow(new Random(1)).answer).toBeGreaterThan(0);
+  });
+
+  it('halves a chain\'s number depth times to an odd answer, in one call per halving, with depths 1-5 in falling shares', () => {
+    const rng = new Random(14);
+    const depths = [0, 0, 0, 0, 0, 0];
+    for (let i = 0; i < 20000; i++) {
+      const p = FAMILIES.halving(rng);
+      const start = chainStartOf(p);
+      expect(p.answer % 2).toBe(1);
+      expect(start).toBe(p.answer * 2 ** p.depth!);
+      expect(halvingSteps(start)).toHaveLength(p.depth!);
+      expect(halvingSteps(start).at(-1)).toBe(p.answer);
+      expect(problemDepth(p)).toBe(p.depth);
+      depths[p.depth!]++;
+    }
+    for (const [depth, share] of Object.entries(CHAIN_DEPTH_SHARES)) expect(depths[Number(depth)] / 20000).toBeCloseTo(share, 1);
+    expect(halvingSteps(6784)).toEqual([3392, 1696, 848, 424, 212, 106, 53]);
+    expect(() => chainStartOf({ question: 'what is 2+2?' })).toThrow(/not a chain question/);
+    expect(problemDepth(FAMILIES.productDigitSum(rng))).toBe(2);
+    expect(problemDepth(FAMILIES.cubeRoot(rng))).toBe(1);
   });
 
   it('draws operands in the documented ranges', () => {
@@ -168,18 +190,18 @@ describe('pickWeighted', () => {
 });
 
 describe('test set', () => {
-  it('is fixed: 16 easy, 16 medium, 32 hard arithmetic, then 8 of each other family, unique, identical on every call', () => {
+  it('is fixed: 16 easy, 16 medium, 32 hard arithmetic, then 8 of each other family and 16 chains, unique, identical on every call', () => {
     const set = testSet();
-    expect(set).toHaveLength(144);
+    expect(set).toHaveLength(160);
     const arithmeticSet = set.slice(0, 64);
     expect(arithmeticSet.every((p) => p.kind === 'arithmetic')).toBe(true);
     const count = (tier: Tier) => arithmeticSet.filter((p) => p.tier === tier).length;
     expect([count('easy'), count('medium'), count('hard')]).toEqual([16, 16, 32]);
     expect(new Set(set.map((p) => p.family)).size).toBe(Object.keys(FAMILIES).length);
     for (const family of KINDS.filter((k) => k !== 'arithmetic').flatMap((k) => KIND_FAMILIES[k])) {
-      expect(set.filter((p) => p.family === family)).toHaveLength(8);
+      expect(set.filter((p) => p.family === family)).toHaveLength(family === 'halving' ? 16 : 8);
     }
-    expect(new Set(set.map((p) => p.id)).size).toBe(144);
+    expect(new Set(set.map((p) => p.id)).size).toBe(160);
     expect(testSet()).toEqual(set);
     expect(set.every((p) => isHeldOut(p))).toBe(true);
     // Pinned: a changed generator or seed would silently change what every run is measured on.
@@ -193,15 +215,21 @@ describe('test set', () => {
     expect(() => {
       (set[0] as { answer: number }).answer = -1;
     }).toThrow();
-    expect(testSet()).toHaveLength(144);
+    expect(testSet()).toHaveLength(160);
   });
 
-  it('the evaluation set is the test set plus 32 more of each non-arithmetic family, all held out', () => {
+  it('the evaluation set is the test set plus 32 more of each non-arithmetic family and 112 more chains, all held out', () => {
     const evaluation = evalSet();
-    expect(evaluation).toHaveLength(464);
-    expect(evaluation.slice(0, 144)).toEqual(testSet());
-    expect(new Set(evaluation.map((p) => p.id)).size).toBe(464);
+    expect(evaluation).toHaveLength(592);
+    expect(evaluation.slice(0, 160)).toEqual(testSet());
+    expect(new Set(evaluation.map((p) => p.id)).size).toBe(592);
     for (const family of KIND_FAMILIES.search) expect(evaluation.filter((p) => p.family === family)).toHaveLength(40);
+    const chains = evaluation.filter((p) => p.kind === 'chain');
+    expect(chains).toHaveLength(128);
+    // Every depth is there, the deepest fewest: the gain of each extra call is measured on tens of problems.
+    const perDepth = [1, 2, 3, 4, 5].map((d) => chains.filter((p) => p.depth === d).length);
+    expect(perDepth.every((n) => n >= 3)).toBe(true);
+    expect(perDepth[0]).toBeGreaterThan(perDepth[4]);
     expect(evaluation.every((p) => isHeldOut(p))).toBe(true);
   });
 
@@ -226,13 +254,13 @@ describe('trainProblem', () => {
   });
 
   it('never returns a held-out problem of any tier or kind', () => {
-    for (const p of draw(7, 20000, { easy: 1, medium: 1, hard: 1 }, { arithmetic: 1, compose: 1, search: 1, errorProne: 1, multiStep: 1 })) {
+    for (const p of draw(7, 20000, { easy: 1, medium: 1, hard: 1 }, { arithmetic: 1, compose: 1, search: 1, errorProne: 1, multiStep: 1, chain: 1 })) {
       expect(isHeldOut(p)).toBe(false);
     }
   });
 
   it('follows the kind mix, and an arithmetic-only mix draws exactly what it drew before the kinds existed', () => {
-    const problems = draw(14, 4000, { easy: 1, medium: 1, hard: 1 }, { arithmetic: 2, compose: 1, search: 0, errorProne: 1, multiStep: 0 });
+    const problems = draw(14, 4000, { easy: 1, medium: 1, hard: 1 }, { arithmetic: 2, compose: 1, search: 0, errorProne: 1, multiStep: 0, chain: 0 });
     const count = (kind: Kind) => problems.filter((p) => p.kind === kind).length;
     // expected compose 4000 * 1/4 = 1000, sd = sqrt(4000 * 0.25 * 0.75) = 27.4
     expect(Math.abs(count('compose') - 1000)).toBeLessThan(110);
@@ -253,7 +281,7 @@ describe('trainProblem', () => {
 
   it('refuses a mix with no weight', () => {
     expect(() => trainProblem(new Random(1), { tierMix: { easy: 0, medium: 0, hard: 0 }, kindMix: ARITHMETIC_ONLY })).toThrow(/sum to zero/);
-    expect(() => trainProblem(new Random(1), { tierMix: ONLY_EASY, kindMix: { arithmetic: 0, compose: 0, search: 0, errorProne: 0, multiStep: 0 } })).toThrow(/sum to zero/);
+    expect(() => trainProblem(new Random(1), { tierMix: ONLY_EASY, kindMix: { arithmetic: 0, compose: 0, search: 0, errorProne: 0, multiStep: 0, chain: 0 } })).toThrow(/sum to zero/);
   });
 });
 
@@ -268,7 +296,7 @@ describe('formatPrompt', () => {
 describe('prompt lengths', () => {
   it('leave the longest response the knobs allow inside the base model\'s context', () => {
     const rng = new Random(15);
-    const mix = { tierMix: { easy: 1, medium: 1, hard: 1 }, kindMix: { arithmetic: 1, compose: 1, search: 1, errorProne: 1, multiStep: 1 } };
+    const mix = { tierMix: { easy: 1, medium: 1, hard: 1 }, kindMix: { arithmetic: 1, compose: 1, search: 1, errorProne: 1, multiStep: 1, chain: 1 } };
     const problems = [...evalSet(), ...Array.from({ length: 5000 }, () => trainProblem(rng, mix))];
     const longest = Math.max(...problems.map((p) => formatPrompt(p).length));
     // +1: the BOS token before the prompt.

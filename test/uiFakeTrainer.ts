@@ -113,10 +113,11 @@ export class FakeTrainer implements TrainerWorkerApi {
       const share = (10 * request.k + nmax) / 100;
       blocks.push({
         nmax, samples: 64 * request.k, 'pass@1': share, standardError: 0.01, byTier: { easy: share, medium: share, hard: share },
-        byKind: { arithmetic: share, compose: null, search: null, errorProne: null, multiStep: null }, byFamily: { oneDigitSum: share }, perProblem: [share],
+        byKind: { arithmetic: share, compose: null, search: null, errorProne: null, multiStep: null, chain: null }, byFamily: { oneDigitSum: share }, perProblem: [share],
         selfCorrectedResponses: 0, selfCorrectionShare: 0,
         codeRatio: 0, codeLines: 0, correctCodeCount: 0, codePassRate: null, invocationPosition: null,
-        callsPerResponse: 0, callsHistogram: [64 * request.k], singleCallShare: null, selfCorrections: request.checkpoint.weights[0],
+        callsPerResponse: 0, callsHistogram: [64 * request.k], singleCallShare: null,
+        singleCallShareByDepth: [null, null, null, null, null], callsPerResponseByDepth: [0, null, null, null, null], selfCorrections: request.checkpoint.weights[0],
       });
       this.emit({ type: 'progress', task: 'evaluate', done: i + 1, total: request.nmaxList.length, etaSeconds: null });
     }

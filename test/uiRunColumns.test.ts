@@ -8,7 +8,9 @@ function fullStep(step: number): StepMetrics {
   const row = metricsAt(step, {
     seconds: { generate: 1.5 + step, execute: 0.25, update: 0.75 },
     callsHistogram: [3, 4, 1],
-    accuracyByKind: { arithmetic: 0.5, compose: 0.25, search: null, errorProne: 0, multiStep: 1 },
+    singleCallShareByDepth: [1, null, 0.5, null, null],
+    callsPerResponseByDepth: [1, 2, 3.5, null, null],
+    accuracyByKind: { arithmetic: 0.5, compose: 0.25, search: null, errorProne: 0, multiStep: 1, chain: null },
     accuracyByFamily: { oneDigitSum: 0.5, product: 0.75 },
   });
   SCALAR_METRICS.forEach((name, i) => (row[name] = step + i / 8));

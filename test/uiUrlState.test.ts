@@ -55,7 +55,7 @@ describe('URL state', () => {
     const state = defaultUrlState();
     state.config.seed = -1;
     state.config.learningRate = NaN;
-    state.config.kindMix = { arithmetic: 0, compose: 0, search: 0, errorProne: 0, multiStep: 0 };
+    state.config.kindMix = { arithmetic: 0, compose: 0, search: 0, errorProne: 0, multiStep: 0, chain: 0 };
     state.config.nmax = 4;
     const params = new URLSearchParams(serialiseLabHash(state));
     expect(params.has('seed')).toBe(false);
@@ -80,7 +80,7 @@ describe('URL state', () => {
     expect(params.get('learningRateDecaySteps')).toBe('2');
     expect(params.get('promptSampling')).toBe('stratified');
     expect(params.get('tierMix')).toBe('0.25,0.25,0.5');
-    expect(params.get('kindMix')).toBe('0.35,0.2,0.1,0.15,0.2');
+    expect(params.get('kindMix')).toBe('0.3,0.15,0.1,0.1,0.15,0.2');
     expect(params.get('sweep')).toBe('0,1,2,4');
     // Defaults of the page-level flags are left out.
     expect(params.has('backend')).toBe(false);
@@ -145,11 +145,13 @@ describe('URL state', () => {
     expect(labPreset('quick')).toBe(LAB_PRESETS.quick);
   });
 
-  it('reads a kind mix of four shares, from a link made before the multi-step kind, as none of that kind', () => {
+  it('reads a kind mix of four or five shares, from a link made before the multi-step or the chain kind, as none of those kinds', () => {
     const parsed = parseLabUrl('', '#kindMix=1,0,0.5,0');
     expect(parsed.problems).toEqual([]);
-    expect(parsed.state.config.kindMix).toEqual({ arithmetic: 1, compose: 0, search: 0.5, errorProne: 0, multiStep: 0 });
-    expect(parseLabUrl('', '#kindMix=1,0,0').problems).toEqual(['kindMix=1,0,0 needs 5 numbers: arithmetic,compose,search,errorProne,multiStep']);
+    expect(parsed.state.config.kindMix).toEqual({ arithmetic: 1, compose: 0, search: 0.5, errorProne: 0, multiStep: 0, chain: 0 });
+    expect(parseLabUrl('', '#kindMix=1,0,0.5,0,0.3').state.config.kindMix).toEqual({ arithmetic: 1, compose: 0, search: 0.5, errorProne: 0, multiStep: 0.3, chain: 0 });
+    expect(parseLabUrl('', '#kindMix=1,0,0').problems).toEqual(['kindMix=1,0,0 needs 6 numbers: arithmetic,compose,search,errorProne,multiStep,chain']);
+    expect(parseLabUrl('', '#kindMix=1,0,0,0,0,0,1').problems).toEqual(['kindMix=1,0,0,0,0,0,1 needs 6 numbers: arithmetic,compose,search,errorProne,multiStep,chain']);
   });
 
   it('keeps an out-of-range number, for the field to refuse with its message', () => {

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { configErrors, EXPERIMENT_PROPERTIES, PRESETS, type ExperimentConfig, type ExperimentProperty } from '../core/experiment';
-import type { Kind } from '../core/tasks/problem';
+import { KINDS, type Kind } from '../core/tasks/problem';
 
 export class UsageError extends Error {}
 
@@ -81,6 +81,9 @@ export function withKnobFlags(base: ExperimentConfig, flags: Record<string, stri
 function mixFromFlag(property: Extract<ExperimentProperty, { kind: 'mix' }>, raw: string): Record<string, number> {
   const parts = raw.split(',').map(decimalNumber);
   const flag = `--${kebab(property.key)}`;
+  // A kind mix written before the multi-step or the chain kind existed (four or five shares, as in
+  // the base model's recipe) gives those kinds none.
+  while (property.key === 'kindMix' && parts.length >= KINDS.length - 2 && parts.length < property.parts.length) parts.push(0);
   if (parts.length !== property.parts.length || parts.some((p) => p === null)) {
     throw new UsageError(`${flag} needs ${property.parts.length} numbers ${property.parts.map(([part]) => part).join(',')}, got '${raw}'`);
   }
@@ -110,7 +113,7 @@ export function wholeNumberFlag(flag: string, raw: string, min: number, max: num
   return value;
 }
 
-/** `--kind-mix A,C,S,E,M` as a kind mix (pretrain's flag too); its shares' bounds are for the caller's validation to judge. */
+/** `--kind-mix A,C,S,E,M,H` as a kind mix (pretrain's flag too); its shares' bounds are for the caller's validation to judge. */
 export function kindMixFromFlag(raw: string): Record<Kind, number> {
   const kindMix = EXPERIMENT_PROPERTIES.find((p) => p.key === 'kindMix') as Extract<ExperimentProperty, { kind: 'mix' }>;
   return mixFromFlag(kindMix, raw) as Record<Kind, number>;

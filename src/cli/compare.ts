@@ -3,8 +3,10 @@
  *
  * Runs side by side (src/core/metrics/runComparison.ts): a markdown table per run and per arm (runs
  * whose configs differ only in the seed), with the first step each run's code-call frequency
- * reached the reference run's final one (the first run is the reference unless told), and the
- * train-Nmax by eval-Nmax pass@1 matrix from `npm run eval` reports. A DIR is what `npm run train`
+ * reached the reference run's final one (the first run is the reference unless told) and the
+ * self-correction share of the start policy beside the final one; the final calls per answer and
+ * single-call share by problem depth; and the train-Nmax by eval-Nmax pass@1 matrix from
+ * `npm run eval` reports. A DIR is what `npm run train`
  * writes (metrics.jsonl; the config from summary.json, else checkpoint/model.json); its eval.json,
  * if any, joins the matrix. A FILE is a lab run export (.json) or an eval report. --json prints one
  * JSON object instead of the tables.
@@ -24,8 +26,9 @@ import {
   type RunComparison,
   type RunRow,
 } from '../core/metrics/runComparison';
-import { FINAL_WINDOW } from '../core/metrics/runSummary';
+import { FINAL_WINDOW, START_WINDOW } from '../core/metrics/runSummary';
 import { emptyStepMetrics, type StepMetrics } from '../core/metrics/stepMetrics';
+import { MAX_DEPTH } from '../core/tasks/problem';
 import { argsOrExitCode, decimalNumber, UsageError } from './cliArgs';
 
 const USAGE = `usage: npm run compare -- [--reference DIR] [--target X] [--json] [--eval FILE]... DIR|FILE...
@@ -214,6 +217,8 @@ const FIGURE_HEAD = [
   'single-call share (final)',
   'code pass rate (final)',
   'length (final)',
+  `self-correction share (first ${START_WINDOW})`,
+  'self-correction share (final)',
 ];
 
 function figureCells(row: RunRow | ArmRow, reached: string): string[] {
@@ -229,12 +234,30 @@ function figureCells(row: RunRow | ArmRow, reached: string): string[] {
     fixed(row.finalSingleCallShare),
     fixed(row.finalCodePassRate),
     fixed(row.finalResponseLength, 1),
+    fixed(row.selfCorrectionShareStart),
+    fixed(row.finalSelfCorrectionShare),
   ];
+}
+
+/** Final calls per answer and single-call share at each depth some run measured; null when none did. */
+function depthTable(runs: RunRow[]): string | null {
+  const depths = [...Array(MAX_DEPTH).keys()].filter((d) => runs.some((r) => r.finalCallsPerResponseByDepth[d] !== null));
+  if (depths.length === 0) return null;
+  return [
+    '## By depth (final): calls per answer and single-call share of the problems whose step-by-step solution takes d calls',
+    '',
+    table(
+      ['run', ...depths.map((d) => `calls, d ${d + 1}`), ...depths.map((d) => `single-call share, d ${d + 1}`)],
+      runs.map((r) => [r.name, ...depths.map((d) => fixed(r.finalCallsPerResponseByDepth[d], 2)), ...depths.map((d) => fixed(r.finalSingleCallShareByDepth[d]))]),
+    ),
+  ].join('\n');
 }
 
 export function markdownReport(comparison: RunComparison, matrix: EvalMatrix | null): string {
   const sections: string[] = [];
   if (comparison.runs.length > 0) sections.push(runTables(comparison));
+  const byDepth = depthTable(comparison.runs);
+  if (byDepth !== null) sections.push(byDepth);
   if (matrix) {
     sections.push(
       [
@@ -279,6 +302,7 @@ function runTables({ target, reference, differences, runs, arms }: RunComparison
     '## Runs',
     '',
     `Final = mean of the last ${FINAL_WINDOW} measured steps; test acc = greedy held-out accuracy. Target code-call frequency: ${targetText}.`,
+    `Self-correction share (first ${START_WINDOW}) = mean of the first ${START_WINDOW} measured steps, the start policy's (step 1 is sampled before any update).`,
     compared,
     '',
     table(

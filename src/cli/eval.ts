@@ -8,9 +8,9 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { NUMERIC_BOUNDS } from '../core/experiment';
 import { TOOL_FORMATS, type ToolFormatName } from '../core/env/formats';
 import { checkpointEpisodeLimits } from '../core/eval/checkpointLimits';
-import type { EvalBlock } from '../core/eval/evalReport';
 import { passAtOneReport } from '../core/eval/passAtOne';
 import { evalSet } from '../core/tasks/splits';
 import { loadCheckpointDir } from '../node/checkpointFiles';
@@ -18,6 +18,7 @@ import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
 import { useNodeBackend } from '../node/tfBackend';
 import { argsOrExitCode, decimalNumber, parseStringFlags, UsageError, wholeNumberFlag } from './cliArgs';
 import { runMain } from './runMain';
+import { evalTable } from './evalTable';
 import { formatDuration } from './progress';
 
 const USAGE = `usage: npm run eval -- --checkpoint DIR [--nmax 0,1,2,4] [--k 8] [--temperature 1] [--top-p 0.7]
@@ -57,20 +58,9 @@ function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
     topP,
     seed: wholeNumberFlag('seed', str('seed') ?? '0', 0, 2 ** 31 - 1),
     format: format as ToolFormatName | null,
-    maxResponseTokens: maxTokens === undefined ? null : wholeNumberFlag('max-response-tokens', maxTokens, 8, 224),
+    maxResponseTokens: maxTokens === undefined ? null : wholeNumberFlag('max-response-tokens', maxTokens, 8, NUMERIC_BOUNDS.maxResponseTokens[1]),
     out: str('out') ?? null,
   };
-}
-
-function table(blocks: EvalBlock[]): string {
-  const f = (x: number | null, digits = 3) => (x === null ? '--' : x.toFixed(digits));
-  const head = 'nmax  pass@1  easy   medium hard   codeRatio calls/resp codePass single selfCorr';
-  const rows = blocks.map(
-    (b) =>
-      `${String(b.nmax).padEnd(5)} ${f(b['pass@1'])}   ${f(b.byTier.easy)}  ${f(b.byTier.medium)}  ${f(b.byTier.hard)}  ` +
-      `${f(b.codeRatio).padEnd(9)} ${f(b.callsPerResponse).padEnd(10)} ${f(b.codePassRate).padEnd(8)} ${f(b.singleCallShare).padEnd(6)} ${b.selfCorrections}`,
-  );
-  return [head, ...rows].join('\n');
 }
 
 async function main(): Promise<number> {
@@ -99,7 +89,7 @@ async function main(): Promise<number> {
       mkdirSync(dirname(args.out), { recursive: true });
       writeFileSync(args.out, json);
     }
-    process.stderr.write(`${table(report.blocks)}\ndone${args.out ? `: ${args.out}` : ''} (${formatDuration(report.wallSeconds)})\n`);
+    process.stderr.write(`${evalTable(report.blocks)}\ndone${args.out ? `: ${args.out}` : ''} (${formatDuration(report.wallSeconds)})\n`);
   } finally {
     model.dispose();
     await sandbox.close();

@@ -1,9 +1,12 @@
 /**
- * npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--kind-mix A,C,S,E,M] [--answer-line-share P] [--batch-size N] [--row-length N] [--lr X]
+ * npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--search-tool-prior P] [--kind-mix A,C,S,E,M,H] [--answer-line-share P]
+ *                      [--batch-size N] [--row-length N] [--lr X] [--save-every N] [--from DIR [--context-length N]]
  *
  * Pretrains the base model on the synthetic corpus (no tool-use transcripts) and writes a
  * checkpoint whose meta holds the model config, the corpus recipe, the pretraining config and
  * the seed, so the shipped base model can be regenerated exactly. Saves every --save-every steps.
+ * --context-length widens a --from model's context: ALiBi has no position weights, so the same
+ * weights run on longer rows (base stage 7 went from 256 to 512).
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,8 +20,9 @@ import { argsOrExitCode, decimalNumber, kindMixFromFlag, parseStringFlags, Usage
 import { runMain } from './runMain';
 import { drawProgress, formatDuration, progressLine, yieldToEventLoop } from './progress';
 
-const USAGE = `usage: npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--kind-mix A,C,S,E,M] [--answer-line-share P]
-                           [--batch-size N] [--row-length N] [--lr X] [--save-every N] [--from CHECKPOINT_DIR]
+const USAGE = `usage: npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--search-tool-prior P] [--kind-mix A,C,S,E,M,H]
+                           [--answer-line-share P] [--batch-size N] [--row-length N] [--lr X] [--save-every N]
+                           [--from CHECKPOINT_DIR [--context-length N]]
 defaults: ${JSON.stringify({ ...BASE_PRETRAIN_CONFIG, recipe: undefined })}, out runs/base (the shipped model in public/models/base took six stages: see its RECIPE.md)`;
 
 function positiveNumber(flag: string, raw: string | undefined, fallback: number, integer: boolean, max = Infinity): number {
@@ -30,7 +34,7 @@ function positiveNumber(flag: string, raw: string | undefined, fallback: number,
   return value;
 }
 
-/** `A,C,S,E,M`: the corpus's shares of arithmetic, compose, search, error-prone and multi-step problems. */
+/** `A,C,S,E,M,H`: the corpus's shares of arithmetic, compose, search, error-prone, multi-step and chain problems (five: no chains). */
 function parseKindMix(raw: string): Record<Kind, number> {
   const mix = kindMixFromFlag(raw);
   const shares = Object.values(mix);
@@ -40,18 +44,36 @@ function parseKindMix(raw: string): Record<Kind, number> {
   return mix;
 }
 
-function parsePretrainArgs(argv: string[]): { config: PretrainConfig; out: string; from?: string; saveEvery: number } | 'help' {
-  const values = parseStringFlags(argv, ['steps', 'seed', 'out', 'tool-prior', 'kind-mix', 'answer-line-share', 'batch-size', 'row-length', 'lr', 'save-every', 'from']);
+interface PretrainArgs {
+  config: PretrainConfig;
+  out: string;
+  from?: string;
+  /** The context of the model trained: a fresh model's, or a --from model's widened. */
+  contextLength?: number;
+  saveEvery: number;
+}
+
+function probability(flag: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = decimalNumber(raw);
+  if (value === null || !(value >= 0 && value <= 1)) throw new UsageError(`--${flag} needs a number in [0, 1], got '${raw}'`);
+  return value;
+}
+
+function parsePretrainArgs(argv: string[]): PretrainArgs | 'help' {
+  const values = parseStringFlags(argv, [
+    'steps', 'seed', 'out', 'tool-prior', 'search-tool-prior', 'kind-mix', 'answer-line-share', 'batch-size', 'row-length', 'lr', 'save-every', 'from', 'context-length',
+  ]);
   if (values.help) return 'help';
   const d = BASE_PRETRAIN_CONFIG;
   const str = (k: string) => values[k] as string | undefined;
   const toolPrior = str('tool-prior') === undefined ? d.recipe.toolPrior : decimalNumber(str('tool-prior')!);
   if (toolPrior === null || !(toolPrior >= 0 && toolPrior <= 1)) throw new UsageError(`--tool-prior needs a number in [0, 1], got '${str('tool-prior')}'`);
   const kindMix = str('kind-mix') === undefined ? d.recipe.kindMix : parseKindMix(str('kind-mix')!);
-  const answerLineShare = str('answer-line-share') === undefined ? undefined : decimalNumber(str('answer-line-share')!);
-  if (answerLineShare === null || (answerLineShare !== undefined && !(answerLineShare >= 0 && answerLineShare <= 1))) {
-    throw new UsageError(`--answer-line-share needs a number in [0, 1], got '${str('answer-line-share')}'`);
-  }
+  const answerLineShare = probability('answer-line-share', str('answer-line-share'));
+  const searchToolPrior = probability('search-tool-prior', str('search-tool-prior'));
+  const contextLength = str('context-length') === undefined ? undefined : positiveNumber('context-length', str('context-length'), 0, true, 4096);
+  if (contextLength !== undefined && str('from') === undefined) throw new UsageError('--context-length widens a --from model; a fresh model has the base config');
   const seedRaw = str('seed');
   const seed = seedRaw === undefined ? d.seed : decimalNumber(seedRaw);
   if (seed === null || !Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed needs a whole number >= 0, got '${seedRaw}'`);
@@ -60,16 +82,35 @@ function parsePretrainArgs(argv: string[]): { config: PretrainConfig; out: strin
     seed,
     steps: positiveNumber('steps', str('steps'), d.steps, true),
     batchSize: positiveNumber('batch-size', str('batch-size'), d.batchSize, true),
-    rowLength: positiveNumber('row-length', str('row-length'), d.rowLength, true, BASE_MODEL_CONFIG.contextLength),
+    rowLength: positiveNumber('row-length', str('row-length'), d.rowLength, true, contextLength ?? BASE_MODEL_CONFIG.contextLength),
     learningRate: positiveNumber('lr', str('lr'), d.learningRate, false),
-    recipe: { ...d.recipe, toolPrior, kindMix, ...(answerLineShare === undefined ? {} : { answerLineShare }) },
+    recipe: {
+      ...d.recipe,
+      toolPrior,
+      kindMix,
+      ...(answerLineShare === undefined ? {} : { answerLineShare }),
+      ...(searchToolPrior === undefined ? {} : { searchToolPrior }),
+    },
   };
   return {
     config,
     out: str('out') ?? 'runs/base',
     from: str('from'),
+    contextLength,
     saveEvery: positiveNumber('save-every', str('save-every'), 100, true),
   };
+}
+
+/** `model` with its context widened to `contextLength` (the same weights: ALiBi has none per position); `model` itself when not given. */
+function withContextLength(model: GPT, contextLength: number | undefined): GPT {
+  if (contextLength === undefined || contextLength === model.config.contextLength) return model;
+  if (contextLength < model.config.contextLength) {
+    throw new UsageError(`--context-length ${contextLength} is below the --from model's context (${model.config.contextLength})`);
+  }
+  const weights = Object.fromEntries(model.namedWeights().map(({ name, tensor }) => [name, tensor.dataSync() as Float32Array]));
+  const widened = GPT.fromWeights({ ...model.config, contextLength }, weights);
+  model.dispose();
+  return widened;
 }
 
 async function main(): Promise<number> {
@@ -79,7 +120,10 @@ async function main(): Promise<number> {
   await useNodeBackend('wasm');
   // --from continues from a checkpoint (a second stage with another recipe); its meta is kept as history.
   const start = args.from ? await loadCheckpointDir(args.from) : null;
-  const model = start ? start.model : GPT.init(BASE_MODEL_CONFIG, config.seed);
+  const model = start ? withContextLength(start.model, args.contextLength) : GPT.init(BASE_MODEL_CONFIG, config.seed);
+  if (config.rowLength > model.config.contextLength) {
+    throw new UsageError(`--row-length ${config.rowLength} is longer than the model's context (${model.config.contextLength}); widen it with --context-length`);
+  }
   const pretrainer = new Pretrainer(model, config);
   mkdirSync(out, { recursive: true });
   const logPath = join(out, 'pretrain-log.jsonl');

@@ -1,19 +1,26 @@
 /**
  * npm run sft -- --base DIR --out DIR --steps N --format retool [--traces N] [--seed N]
  *
- * ReTool's cold start: generates code-augmented traces whose code really runs in the Node sandbox
- * (only traces whose answer verifies are kept), then fine-tunes the base model on them with the
- * prompt and the interpreter output masked from the loss. Writes DIR/traces.jsonl,
- * DIR/sft-log.jsonl and the checkpoint in DIR (meta.sft names the format, so RL and eval pick it).
+ * ReTool's cold start: generates code-augmented traces for every kind of problem, drawn by the
+ * classroom preset's kind and tier mix, whose code really runs in the Node sandbox: one call for
+ * arithmetic, compose and search, a SyntaxError then a repair in half the error-prone traces, two
+ * calls for multi-step, one per halving for chains; 40% of drafts verbose (coldStartTraces.ts).
+ * Only traces whose answer verifies and that fit the response cap are kept. Then fine-tunes the
+ * base model on them with the prompt and the interpreter output masked from the loss. Writes
+ * DIR/traces.jsonl (one trace a line, with its kind), DIR/sft-log.jsonl and the checkpoint in DIR
+ * (meta.sft names the format, so RL and eval pick it, and the mix).
  */
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOOL_FORMATS, type ToolFormatName } from '../core/env/formats';
+import { responseRoom } from '../core/env/rollout';
 import { PRESETS } from '../core/experiment';
 import { Random } from '../core/random';
-import { ARITHMETIC_ONLY } from '../core/tasks/splits';
-import { coldStartTraces, traceResponse } from '../core/sft/coldStartTraces';
-import { DEFAULT_SFT_CONFIG, SftTrainer, type SftConfig } from '../core/sft/sftTrainer';
+import { KINDS } from '../core/tasks/problem';
+import { formatPrompt } from '../core/tasks/prompt';
+import { evalSet, type ProblemMix } from '../core/tasks/splits';
+import { coldStartTraces, traceResponse, type ColdStartTrace } from '../core/sft/coldStartTraces';
+import { DEFAULT_SFT_CONFIG, SftTrainer, traceRow, type SftConfig } from '../core/sft/sftTrainer';
 import { loadCheckpointDir, saveCheckpointDir } from '../node/checkpointFiles';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
 import { useNodeBackend } from '../node/tfBackend';
@@ -23,7 +30,8 @@ import { drawProgress, formatDuration, progressLine } from './progress';
 
 const USAGE = `usage: npm run sft -- --out DIR [--base DIR] [--steps N] [--format retool|zerotir] [--traces N] [--seed N]
                       [--batch-size N] [--lr X] [--max-response-tokens N]
-defaults: base ${DEFAULT_BASE_CHECKPOINT}, format retool, traces 512, max-response-tokens ${PRESETS.classroom.maxResponseTokens}, ${JSON.stringify(DEFAULT_SFT_CONFIG)}`;
+defaults: base ${DEFAULT_BASE_CHECKPOINT}, format retool, traces 512, max-response-tokens ${PRESETS.classroom.maxResponseTokens}, ${JSON.stringify(DEFAULT_SFT_CONFIG)}
+(rowLength grows to the longest trace); traces drawn by the classroom preset's kindMix and tierMix`;
 
 interface SftArgs {
   base: string;
@@ -68,16 +76,21 @@ function parseSftArgs(argv: string[]): SftArgs | 'help' {
       steps: positive('steps', str('steps'), d.steps, true),
       batchSize: positive('batch-size', str('batch-size'), d.batchSize, true),
       learningRate: positive('lr', str('lr'), d.learningRate, false),
-      // BOS + the longest prompt (24) + the response + EOS must fit a row.
-      rowLength: Math.max(d.rowLength, maxResponseTokens + 32),
     },
   };
+}
+
+/** Kept traces of each kind, the verbose count and the longest response (EOS included), for the log line and meta.sft. */
+function traceStats(traces: ColdStartTrace[]) {
+  const kinds = Object.fromEntries(KINDS.map((k) => [k, traces.filter((t) => t.problem.kind === k).length]));
+  const longestResponse = Math.max(...traces.map((t) => traceResponse(t).length + 1));
+  return { kinds, verbose: traces.filter((t) => t.verbose).length, longestResponse };
 }
 
 async function main(): Promise<number> {
   const args = argsOrExitCode('sft', USAGE, () => parseSftArgs(process.argv.slice(2)));
   if (typeof args === 'number') return args;
-  const { base, out, format, traceCount, maxResponseTokens, config } = args;
+  const { base, out, format, traceCount, maxResponseTokens } = args;
   if (!existsSync(join(base, 'model.json'))) {
     process.stderr.write(`sft: no base checkpoint at ${base} (run npm run pretrain, or pass --base DIR)\n`);
     return 2;
@@ -85,6 +98,18 @@ async function main(): Promise<number> {
   await useNodeBackend('wasm');
   const { model, meta: baseMeta } = await loadCheckpointDir(base);
   const classroom = PRESETS.classroom;
+  // The problems RL will see: the shipped cold start (public/models/coldstart) was made from arithmetic only.
+  const mix: ProblemMix = { tierMix: classroom.tierMix, kindMix: classroom.kindMix };
+  // RL and evaluation from this checkpoint need BOS, the longest question and a full-cap response to fit the context.
+  const longestPrompt = Math.max(...evalSet().map((p) => formatPrompt(p).length));
+  const { contextLength } = model.config;
+  if (maxResponseTokens > responseRoom(contextLength, longestPrompt)) {
+    model.dispose();
+    throw new UsageError(
+      `the model's context (${contextLength} tokens) cannot hold a ${longestPrompt}-token prompt and an answer of up to ${maxResponseTokens}: ` +
+        `pass --max-response-tokens ${responseRoom(contextLength, longestPrompt)} or less, or start from a model with a longer context`,
+    );
+  }
   const sandbox = createNodeSandbox({ size: 2 });
   const started = performance.now();
   mkdirSync(out, { recursive: true });
@@ -94,18 +119,26 @@ async function main(): Promise<number> {
       count: traceCount,
       maxDrafts: traceCount * 4,
       format: TOOL_FORMATS[format],
-      // Arithmetic only: the recipe the shipped cold start (public/models/coldstart) was made with.
-      mix: { tierMix: classroom.tierMix, kindMix: ARITHMETIC_ONLY },
-      rng: new Random(config.seed).fork(3),
+      mix,
+      rng: new Random(args.config.seed).fork(3),
       sandbox,
       runOptions: { timeoutMs: classroom.sandboxTimeoutMs, maxOutputBytes: 1024 },
       limits: { maxResponseTokens, maxOutputChars: classroom.maxOutputChars },
     });
+    if (traces.length === 0) throw new UsageError(`no trace of ${drafted} drafted fits --max-response-tokens ${maxResponseTokens}`);
+    const stats = traceStats(traces);
+    process.stderr.write(
+      `traces: kept ${traces.length} of ${drafted} drafted (${formatDuration((performance.now() - started) / 1000)}): ` +
+        `${KINDS.map((k) => `${k} ${stats.kinds[k]}`).join(', ')}; ${stats.verbose} verbose; longest response ${stats.longestResponse} tokens\n`,
+    );
     writeFileSync(
       join(out, 'traces.jsonl'),
-      traces.map((t) => JSON.stringify({ prompt: t.prompt, response: traceResponse(t), tier: t.problem.tier, segments: t.segments })).join('\n') + '\n',
+      traces
+        .map((t) => JSON.stringify({ prompt: t.prompt, response: traceResponse(t), kind: t.problem.kind, tier: t.problem.tier, verbose: t.verbose, segments: t.segments }))
+        .join('\n') + '\n',
     );
-    process.stderr.write(`traces: kept ${traces.length} of ${drafted} drafted (${formatDuration((performance.now() - started) / 1000)})\n`);
+    // A row's inputs are BOS, the prompt and the response (EOS is only a target): as long as the longest trace needs.
+    const config: SftConfig = { ...args.config, rowLength: Math.max(args.config.rowLength, ...traces.map((t) => traceRow(t).ids.length - 1)) };
     trainer = new SftTrainer(model, traces, config);
     const logPath = join(out, 'sft-log.jsonl');
     writeFileSync(logPath, '');
@@ -119,7 +152,7 @@ async function main(): Promise<number> {
     await saveCheckpointDir(out, model, {
       kind: 'sft',
       createdBy: 'npm run sft',
-      sft: { format, traces: traces.length, drafted, maxResponseTokens, finalLoss: smoothed, ...config },
+      sft: { format, traces: traces.length, drafted, mix, ...stats, maxResponseTokens, finalLoss: smoothed, ...config },
       wallSeconds: (performance.now() - started) / 1000,
       base: { path: base, meta: baseMeta },
     });

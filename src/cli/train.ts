@@ -235,7 +235,7 @@ async function main(): Promise<number> {
       stepsCompleted: step,
       initialTestAccuracy: history[0]?.testAccuracy ?? null,
       finalTestAccuracy: lastTest,
-      ...summariseRun(history),
+      ...summariseRun(history, config),
     };
     // Whole or not at all: a resume reads the wall time so far from it.
     writeFileSync(join(out, 'summary.json.tmp'), `${JSON.stringify(summary, null, 2)}\n`);

@@ -6,13 +6,18 @@
  */
 import type { Random } from '../random';
 import { KINDS, TIERS, type Kind, type Tier } from '../tasks/problem';
-import { ARITHMETIC_ONLY, trainProblem, withMultiStepShare } from '../tasks/splits';
+import { ARITHMETIC_ONLY, trainProblem, withLaterKindShares } from '../tasks/splits';
 import { pickWeighted } from '../tasks/weightedChoice';
 import { notebookDocument, proseDocument, qaDocument, toolQaDocument } from './documents';
 
 export interface CorpusRecipe {
   /** Share of Q/A documents whose answer starts with a python block: the base model's prior for tool use. */
   toolPrior: number;
+  /**
+   * The same share for search questions alone (base stage 7): their loop, written with the
+   * question's own numbers, is what makes some search outputs right before RL. Absent: toolPrior.
+   */
+  searchToolPrior?: number;
   /** Relative weights of the document kinds (need not sum to 1). */
   qaShare: number;
   notebookShare: number;
@@ -65,13 +70,13 @@ export function validateCorpusRecipe(x: unknown): CorpusRecipe {
   if (TIERS.every((tier) => mix[tier] === 0)) throw new Error('corpus recipe tierMix sums to zero');
   const saved = (r.kindMix ?? ARITHMETIC_ONLY) as Record<string, unknown>;
   if (typeof saved !== 'object' || saved === null) throw new Error('corpus recipe kindMix must be an object');
-  const kinds: Record<string, unknown> = withMultiStepShare(saved);
+  const kinds: Record<string, unknown> = withLaterKindShares(saved);
   for (const kind of KINDS) {
     if (!isWeight(kinds[kind])) throw new Error(`corpus recipe kindMix.${kind} must be a number >= 0, got ${String(kinds[kind])}`);
   }
   if (KINDS.every((kind) => kinds[kind] === 0)) throw new Error('corpus recipe kindMix sums to zero');
-  if (r.answerLineShare !== undefined && !(isWeight(r.answerLineShare) && r.answerLineShare <= 1)) {
-    throw new Error(`corpus recipe answerLineShare must be in [0, 1], got ${String(r.answerLineShare)}`);
+  for (const key of ['answerLineShare', 'searchToolPrior'] as const) {
+    if (r[key] !== undefined && !(isWeight(r[key]) && r[key] <= 1)) throw new Error(`corpus recipe ${key} must be in [0, 1], got ${String(r[key])}`);
   }
   return {
     toolPrior: r.toolPrior,
@@ -80,14 +85,15 @@ export function validateCorpusRecipe(x: unknown): CorpusRecipe {
     proseShare: r.proseShare as number,
     tierMix: { easy: mix.easy as number, medium: mix.medium as number, hard: mix.hard as number },
     kindMix: Object.fromEntries(KINDS.map((kind) => [kind, kinds[kind] as number])) as Record<Kind, number>,
-    ...(r.answerLineShare === undefined ? {} : { answerLineShare: r.answerLineShare }),
+    ...(r.answerLineShare === undefined ? {} : { answerLineShare: r.answerLineShare as number }),
+    ...(r.searchToolPrior === undefined ? {} : { searchToolPrior: r.searchToolPrior as number }),
   };
 }
 
 type DocumentKind = 'qa' | 'notebook' | 'prose';
 const DOCUMENT_KINDS: readonly DocumentKind[] = ['qa', 'notebook', 'prose'];
 
-/** One document of at most ~200 characters. */
+/** One document of at most ~200 characters (a chain session of five cells: ~300). */
 export function corpusDocument(rng: Random, recipe: CorpusRecipe): string {
   const kind = pickWeighted(rng, { qa: recipe.qaShare, notebook: recipe.notebookShare, prose: recipe.proseShare }, DOCUMENT_KINDS);
   if (kind === 'prose') return proseDocument(rng);
@@ -96,5 +102,6 @@ export function corpusDocument(rng: Random, recipe: CorpusRecipe): string {
   // An error-prone question never gets a tool answer: the model's first code for it is whatever it
   // copies from the question, and the fix comes from the notebooks' repair sessions.
   if (p.kind === 'errorProne') return qaDocument(rng, p);
-  return rng.next() < recipe.toolPrior ? toolQaDocument(rng, p) : qaDocument(rng, p);
+  const toolPrior = p.kind === 'search' ? (recipe.searchToolPrior ?? recipe.toolPrior) : recipe.toolPrior;
+  return rng.next() < toolPrior ? toolQaDocument(rng, p) : qaDocument(rng, p);
 }

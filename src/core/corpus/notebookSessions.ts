@@ -16,7 +16,7 @@ export const CORPUS_OUTPUT_CHARS = 64;
 const FIX_INTROS = ['Fixed:', 'Try again.', 'Use * for times.', 'Oops, fix it:', ''];
 const IMPORT_INTROS = ['Import it first.', 'Fixed:', 'Try again.', ''];
 
-function cell(code: string, output: string): string {
+export function cell(code: string, output: string): string {
   return `\`\`\`python\n${code}\n\`\`\`\n\`\`\`output\n${output}\n\`\`\`\n`;
 }
 
@@ -25,7 +25,7 @@ function errorOutput(type: string, message: string): string {
   return formatToolOutput(result, CORPUS_OUTPUT_CHARS);
 }
 
-function line(text: string): string {
+export function line(text: string): string {
   return text === '' ? '' : `${text}\n`;
 }
 

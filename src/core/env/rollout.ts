@@ -105,12 +105,27 @@ export async function readKeptValues(kept: tf.Tensor1D[]): Promise<Float32Array>
   }
 }
 
+/** The longest response a model's context holds after BOS and a prompt of `promptTokens`. */
+export function responseRoom(contextLength: number, promptTokens: number): number {
+  return Math.max(0, contextLength - 1 - promptTokens);
+}
+
 export async function generateRollouts(
   model: GPT,
   promptIds: number[][],
   settings: RolloutSettings,
 ): Promise<{ rollouts: Rollout[]; timing: RolloutTiming }> {
   const batch = promptIds.length;
+  // A run set up for a longer context than the model's (an old 256-token base with today's 400-token
+  // cap) would otherwise fail midway, when the KV cache fills.
+  const longestPrompt = Math.max(...promptIds.map((ids) => ids.length));
+  const room = responseRoom(model.config.contextLength, longestPrompt);
+  if (settings.episode.maxResponseTokens > room) {
+    throw new Error(
+      `the model's context (${model.config.contextLength} tokens) cannot hold a ${longestPrompt}-token prompt and an answer of up to ${settings.episode.maxResponseTokens}: ` +
+        `set the answer cap (maxResponseTokens) to ${room} or less, or start from a model with a longer context`,
+    );
+  }
   const rollouts: Rollout[] = promptIds.map((ids) => ({ episode: new Episode(ids, settings.episode), logProbs: [], values: [] }));
   const queues: number[][] = promptIds.map((ids) => [BOS, ...ids]);
   const cache = model.newCache(batch);

@@ -80,7 +80,7 @@ export function evalBlock(
     byKind,
     byFamily,
     perProblem,
-    ...codeUseFigures(episodes, rewards),
+    ...codeUseFigures(episodes, rewards, problems.flatMap((p) => Array<Problem>(k).fill(p))),
   };
 }
 

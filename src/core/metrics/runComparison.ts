@@ -6,6 +6,7 @@
  */
 import { pairedDifference } from '../eval/pairedDifference';
 import type { ExperimentConfig } from '../experiment';
+import { MAX_DEPTH } from '../tasks/problem';
 import { meanOrNull } from './means';
 import { FINAL_WINDOW, summariseRun } from './runSummary';
 import type { ScalarMetric, StepMetrics } from './stepMetrics';
@@ -35,18 +36,27 @@ export interface RunFigures {
   finalSingleCallShare: number | null;
   finalCodePassRate: number | null;
   finalResponseLength: number | null;
+  /** selfCorrectionShare: the start policy's (mean of the first START_WINDOW measured steps) and the final one. */
+  selfCorrectionShareStart: number | null;
+  finalSelfCorrectionShare: number | null;
 }
 
 export type FigureName = keyof RunFigures;
 
-export interface RunRow extends RunFigures {
+/** Final single-call share and calls per answer for each depth, index d - 1 for depth d (null where never measured). */
+export interface DepthFigures {
+  finalSingleCallShareByDepth: (number | null)[];
+  finalCallsPerResponseByDepth: (number | null)[];
+}
+
+export interface RunRow extends RunFigures, DepthFigures {
   name: string;
   seed: number | null;
   /** Index into RunComparison.arms. */
   arm: number;
 }
 
-export interface ArmRow extends Record<FigureName, number | null> {
+export interface ArmRow extends Record<FigureName, number | null>, DepthFigures {
   /** What sets the arm apart (its values of the differing fields), e.g. "nmax 0". */
   label: string;
   runs: string[];
@@ -95,13 +105,16 @@ export function compareRuns(runs: ComparedRun[], options: ComparisonOptions = {}
     seed: run.config.seed ?? null,
     arm: armOf[i],
     ...runFigures(run.metrics, target),
+    ...depthFigures(run.metrics),
   }));
   const arms = members.map((m, a) => armRow(rows.filter((r) => r.arm === a), armLabel(differences, a, m[0], members.length)));
   return { reference: reference?.name ?? null, target, differences, runs: rows, arms };
 }
 
 export function runFigures(metrics: StepMetrics[], target: number | null): RunFigures {
-  const accuracy = summariseRun(metrics).metrics.accuracy;
+  const summary = summariseRun(metrics);
+  const accuracy = summary.metrics.accuracy;
+  const selfCorrection = summary.selfCorrectionShare;
   const tests = measured(metrics, 'testAccuracy').map((m) => m.testAccuracy as number);
   return {
     steps: metrics.filter((m) => m.step > 0).length,
@@ -115,7 +128,23 @@ export function runFigures(metrics: StepMetrics[], target: number | null): RunFi
     finalSingleCallShare: finalMean(metrics, 'singleCallShare'),
     finalCodePassRate: finalMean(metrics, 'codePassRate'),
     finalResponseLength: finalMean(metrics, 'responseLength'),
+    selfCorrectionShareStart: selfCorrection.start,
+    finalSelfCorrectionShare: selfCorrection.final,
   };
+}
+
+/** Each depth's final figure: the mean of its last FINAL_WINDOW measured values, as finalMean. */
+export function depthFigures(metrics: StepMetrics[]): DepthFigures {
+  const finalAt = (column: 'singleCallShareByDepth' | 'callsPerResponseByDepth') =>
+    Array.from({ length: MAX_DEPTH }, (_, d) =>
+      meanOrNull(
+        metrics
+          .map((m) => m[column]?.[d])
+          .filter((x): x is number => typeof x === 'number' && Number.isFinite(x))
+          .slice(-FINAL_WINDOW),
+      ),
+    );
+  return { finalSingleCallShareByDepth: finalAt('singleCallShareByDepth'), finalCallsPerResponseByDepth: finalAt('callsPerResponseByDepth') };
 }
 
 /** A figure's final value: the mean of its last FINAL_WINDOW measured values; null if it was never measured. */
@@ -185,6 +214,8 @@ const FIGURES: FigureName[] = [
   'finalSingleCallShare',
   'finalCodePassRate',
   'finalResponseLength',
+  'selfCorrectionShareStart',
+  'finalSelfCorrectionShare',
 ];
 
 /** Each figure's mean over the arm's runs that have it (null if none has). */
@@ -192,8 +223,12 @@ function armRow(rows: RunRow[], label: string): ArmRow {
   const means = Object.fromEntries(
     FIGURES.map((figure) => [figure, meanOrNull(rows.map((r) => r[figure]).filter((v): v is number => v !== null))]),
   ) as Record<FigureName, number | null>;
+  const depthMean = (column: keyof DepthFigures) =>
+    Array.from({ length: MAX_DEPTH }, (_, d) => meanOrNull(rows.map((r) => r[column][d]).filter((v): v is number => v !== null)));
   return {
     ...means,
+    finalSingleCallShareByDepth: depthMean('finalSingleCallShareByDepth'),
+    finalCallsPerResponseByDepth: depthMean('finalCallsPerResponseByDepth'),
     label,
     runs: rows.map((r) => r.name),
     seeds: rows.map((r) => r.seed),

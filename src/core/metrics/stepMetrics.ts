@@ -5,7 +5,7 @@
  */
 import type { Rollout } from '../env/rollout';
 import { KINDS, type Kind, type Problem } from '../tasks/problem';
-import { codeUseFigures } from './codeUse';
+import { codeUseFigures, type CodeUseProblem } from './codeUse';
 import { mean, meanOrNull } from './means';
 import { unclaimedToolAnswerShare } from './unclaimedAnswers';
 
@@ -24,8 +24,10 @@ export interface StepMetrics {
   /** Share of responses with at least one executed code call. */
   codeCallFrequency: number | null;
   callsPerResponse: number | null;
-  /** Counts of responses with 0, 1, 2, ... executed calls. */
+  /** Responses with 0, 1, ..., 7 executed calls, then 8 or more (codeUse.ts); an older record's may be longer or shorter. */
   callsHistogram: number[] | null;
+  /** callsPerResponse over each depth's responses, index d - 1 for depth d (codeUse.ts); null where none. */
+  callsPerResponseByDepth: (number | null)[] | null;
   /** Mean response tokens, policy and environment. */
   responseLength: number | null;
   /** Mean policy (sampled) tokens per response. */
@@ -53,8 +55,11 @@ export interface StepMetrics {
   codePassRate: number | null;
   invocationPosition: number | null;
   singleCallShare: number | null;
+  /** singleCallShare over each depth's responses, index d - 1 for depth d (codeUse.ts); null where none. */
+  singleCallShareByDepth: (number | null)[] | null;
+  /** Failed calls whose repair the correct answer uses (codeUse.ts). */
   selfCorrections: number | null;
-  /** Share of responses with a failed call followed by a successful one. */
+  /** Share of responses with at least one such self-correction. */
   selfCorrectionShare: number | null;
   /** Among responses whose tool output printed the right answer, the share that earned nothing (unclaimedAnswers.ts). */
   unclaimedToolAnswerShare: number | null;
@@ -101,6 +106,7 @@ export function emptyStepMetrics(step: number): StepMetrics {
     codeCallFrequency: null,
     callsPerResponse: null,
     callsHistogram: null,
+    callsPerResponseByDepth: null,
     responseLength: null,
     policyTokens: null,
     codeErrorRate: null,
@@ -119,6 +125,7 @@ export function emptyStepMetrics(step: number): StepMetrics {
     codePassRate: null,
     invocationPosition: null,
     singleCallShare: null,
+    singleCallShareByDepth: null,
     selfCorrections: null,
     selfCorrectionShare: null,
     unclaimedToolAnswerShare: null,
@@ -138,19 +145,18 @@ export function accuracyByGroup(problems: Pick<Problem, 'kind' | 'family'>[], re
   return { accuracyByKind: byKind, accuracyByFamily: byFamily };
 }
 
-/** The figures that depend only on the rollouts, their rewards and the problems' answers. */
-export function rolloutFigures(rollouts: Rollout[], rewards: number[], answers: number[]) {
+/** The figures that depend only on the rollouts, their rewards and their problems (answers and depths). */
+export function rolloutFigures(rollouts: Rollout[], rewards: number[], problems: CodeUseProblem[]) {
   const n = rollouts.length;
   const executed = rollouts.map((r) => r.episode.calls.filter((c) => c.executed));
   const allCalls = executed.flat();
-  const histogram: number[] = [];
-  for (const calls of executed) histogram[calls.length] = (histogram[calls.length] ?? 0) + 1;
-  const codeUse = codeUseFigures(rollouts.map((r) => r.episode), rewards);
+  const codeUse = codeUseFigures(rollouts.map((r) => r.episode), rewards, problems);
   return {
     accuracy: mean(rewards),
     codeCallFrequency: executed.filter((c) => c.length > 0).length / n,
     callsPerResponse: allCalls.length / n,
-    callsHistogram: Array.from(histogram, (c) => c ?? 0),
+    callsHistogram: codeUse.callsHistogram,
+    callsPerResponseByDepth: codeUse.callsPerResponseByDepth,
     responseLength: mean(rollouts.map((r) => r.episode.tokens.length)),
     policyTokens: mean(rollouts.map((r) => r.episode.policyMask.reduce((a, b) => a + b, 0))),
     codeErrorRate: allCalls.length === 0 ? 0 : allCalls.filter((c) => !c.result?.ok).length / allCalls.length,
@@ -160,8 +166,9 @@ export function rolloutFigures(rollouts: Rollout[], rewards: number[], answers: 
     codePassRate: codeUse.codePassRate,
     invocationPosition: codeUse.invocationPosition,
     singleCallShare: codeUse.singleCallShare,
+    singleCallShareByDepth: codeUse.singleCallShareByDepth,
     selfCorrections: codeUse.selfCorrections,
     selfCorrectionShare: codeUse.selfCorrectionShare,
-    unclaimedToolAnswerShare: unclaimedToolAnswerShare(rollouts.map((r) => r.episode), answers, rewards),
+    unclaimedToolAnswerShare: unclaimedToolAnswerShare(rollouts.map((r) => r.episode), problems.map((p) => p.answer), rewards),
   };
 }

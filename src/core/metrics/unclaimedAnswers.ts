@@ -5,10 +5,15 @@
  */
 import type { Episode } from '../env/episode';
 
+/** Whether `stdout` holds `answer` on a line of its own (spaces around it allowed). */
+export function printedOnOwnLine(stdout: string, answer: number): boolean {
+  const expected = String(answer);
+  return stdout.split('\n').some((line) => line.trim() === expected);
+}
+
 /** Whether an executed call of `episode` printed `answer` on a line of its own. */
 export function toolPrintedAnswer(episode: Pick<Episode, 'calls'>, answer: number): boolean {
-  const expected = String(answer);
-  return episode.calls.some((c) => c.executed && c.result !== undefined && c.result.stdout.split('\n').some((line) => line.trim() === expected));
+  return episode.calls.some((c) => c.executed && c.result !== undefined && printedOnOwnLine(c.result.stdout, answer));
 }
 
 /**

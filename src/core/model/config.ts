@@ -14,10 +14,10 @@ export interface GPTConfig {
   mlpRatio: number;
 }
 
-/** The shipped base model: ~160k parameters, context long enough for Nmax 4. */
+/** The shipped base model: ~160k parameters, context long enough for a five-call chain and a failed call (issue 22). */
 export const BASE_MODEL_CONFIG: GPTConfig = {
   vocabSize: VOCAB_SIZE,
-  contextLength: 256,
+  contextLength: 512,
   nLayer: 3,
   nHead: 4,
   nEmbd: 64,

@@ -123,8 +123,7 @@ export class Trainer {
 
     // 3. Outcome reward only.
     const rewards = rollouts.map((r, i) => answerReward(r.episode.responseText(), r.episode.endedWithEos, problems[i]));
-    const answers = problems.map((p) => p.answer);
-    Object.assign(metrics, rolloutFigures(rollouts, rewards, answers), accuracyByGroup(problems, rewards));
+    Object.assign(metrics, rolloutFigures(rollouts, rewards, problems), accuracyByGroup(problems, rewards));
     const generatedTokens = rollouts.reduce((n, r) => n + r.episode.policyMask.reduce((a, b) => a + b, 0), 0);
     metrics.tokensPerSecond = generatedTokens / Math.max(timing.generateSeconds, 1e-9);
 

@@ -1,8 +1,10 @@
 /**
- * ReTool's cold start in miniature: code-augmented traces for the task families. Each trace is a
- * short reasoning text, a code block that computes what hand arithmetic would, the block's REAL
- * output from the sandbox (formatted exactly as the environment inserts it during RL), and the
- * answer line read from that output. Only traces whose answer verifies, and that fit an RL
+ * ReTool's cold start in miniature: code-augmented traces for every kind of problem. Each trace is
+ * reasoning text, then the kind's step-by-step calls (tracePlans.ts), each followed by its REAL
+ * output from the sandbox (formatted exactly as the environment inserts it during RL), then the
+ * answer line read from the last output. The response alternates policy and env segments as an RL
+ * rollout's transcript does, so SFT trains on the policy text only. A share of traces is verbose
+ * (traceTexts.ts), so RL has length to shed. Only traces whose answer verifies, and that fit an RL
  * response, are kept.
  */
 import { formatToolOutput } from '../env/episode';
@@ -14,51 +16,79 @@ import type { Problem } from '../tasks/problem';
 import { formatPrompt } from '../tasks/prompt';
 import { answerReward } from '../tasks/reward';
 import { trainProblem, type ProblemMix } from '../tasks/splits';
+import { planFor, printedInteger, runPlan, type TraceCall, type TracePlan } from './tracePlans';
+import { closingText, linkText, SHORT_REASONING, verboseOpenings } from './traceTexts';
+
+/**
+ * Share of drafts that are verbose. A verbose draft that would not fit the cap is kept plain (same
+ * calls, same outputs), so deep chains stay in the mix: the kept share is a little lower.
+ */
+export const VERBOSE_SHARE = 0.4;
 
 export interface ColdStartTrace {
   problem: Problem;
   prompt: string;
-  /** The response in order: policy text (trained on) and the interpreter block (env, no loss). */
+  /** The response in order: policy text (trained on) and each interpreter block (env, no loss). */
   segments: SampleSegment[];
+  /** True when the trace kept its verbose reasoning. */
+  verbose: boolean;
 }
 
 export interface TraceLimits {
-  /** A trace longer than an RL response may be (tokens = characters) is dropped. */
+  /** A trace longer than an RL response may be (tokens = characters, EOS included) is dropped. */
   maxResponseTokens: number;
   maxOutputChars: number;
 }
 
-const REASONING = ['Use Python.', 'Let me compute.', 'Run it in code.', 'Python can do it.', 'Compute it.'];
-
-/** Python that computes the problem's value; some families also get a second, equivalent form. */
-export function traceCode(problem: Problem, rng: Random): string {
-  const e = problem.expression;
-  if (e === undefined) return problem.solution;
-  const alternatives: string[] = [`print(${e})`];
-  if (problem.family === 'sumOfTerms') alternatives.push(`print(sum([${e.split('+').join(', ')}]))`);
-  if (problem.family === 'productPlusTerm') {
-    const [product, term] = e.split('+');
-    alternatives.push(`x = ${product}\nprint(x + ${term})`);
-  }
-  if (problem.family === 'power') alternatives.push(`print(pow(${e.split('**').join(', ')}))`);
-  if (problem.family === 'modulo') alternatives.push(`print(${e.replace('%', ' % ')})`);
-  return rng.pick(alternatives);
-}
-
-/** What a trace says before its output: the reasoning text and the code. */
+/** What a trace is to do and say before its outputs exist. Every random choice is made here, so completion order cannot change a trace. */
 export interface TraceDraft {
+  plan: TracePlan;
+  /** The short line before the first call (`Use Python.`). */
   reasoning: string;
-  code: string;
+  /** A verbose draft's opening sentences, used in place of `reasoning`; null for a plain draft. */
+  verbose: string | null;
 }
 
 export function draftTrace(problem: Problem, rng: Random): TraceDraft {
-  return { reasoning: rng.pick(REASONING), code: traceCode(problem, rng) };
+  const plan = planFor(problem, rng);
+  const reasoning = rng.pick(SHORT_REASONING);
+  const verbose = rng.next() < VERBOSE_SHARE ? rng.pick(verboseOpenings(problem, plan)) : null;
+  return { plan, reasoning, verbose };
 }
 
 /**
- * Runs the draft's code and completes the trace from its output, or returns null when the run
- * failed, printed something other than one integer, the answer does not verify, or the trace is
- * longer than an RL response. The policy text opens with a space, as after the prompt's `A:`.
+ * The response as segments: policy text ending in a code block, the block's output, ... and the
+ * policy's answer line. `opening` is the text before the first call; verbose traces also narrate
+ * the steps between calls and close with a sentence.
+ */
+function transcript(
+  plan: TracePlan,
+  opening: string,
+  verbose: boolean,
+  calls: TraceCall[],
+  answer: string,
+  format: ToolFormat,
+  maxOutputChars: number,
+): SampleSegment[] {
+  const segments: SampleSegment[] = [];
+  let previousOutput = '';
+  calls.forEach((call, i) => {
+    // The response opens with a space, as after the prompt's `A:`; later text starts the line after an output block.
+    const lead = i === 0 ? ` ${opening}` : linkText(plan, previousOutput, verbose);
+    const block = `${format.codeOpen}\n${call.code}\n${format.codeClose}`;
+    segments.push({ kind: 'policy', text: lead === '' ? block : `${lead} ${block}` });
+    previousOutput = formatToolOutput(call.result, maxOutputChars);
+    segments.push({ kind: 'env', text: format.outputOpen + previousOutput + format.outputClose });
+  });
+  const closing = verbose ? `${closingText(plan, answer)}\n` : '';
+  segments.push({ kind: 'policy', text: `${closing}Answer: ${answer}` });
+  return segments;
+}
+
+/**
+ * Runs the draft's calls and completes the trace from their outputs, or returns null when a call
+ * the plan needed failed, the last call printed something other than one integer, the answer does
+ * not verify, or even the plain trace is longer than an RL response.
  */
 export async function completeTrace(
   problem: Problem,
@@ -68,23 +98,24 @@ export async function completeTrace(
   runOptions: RunOptions,
   limits: TraceLimits,
 ): Promise<ColdStartTrace | null> {
-  const result = await sandbox.run(draft.code, runOptions);
-  if (!result.ok) return null;
-  const printed = result.stdout.trim();
-  if (!/^-?\d+$/.test(printed)) return null;
-  const segments: SampleSegment[] = [
-    { kind: 'policy', text: ` ${draft.reasoning} ${format.codeOpen}\n${draft.code}\n${format.codeClose}` },
-    { kind: 'env', text: format.outputOpen + formatToolOutput(result, limits.maxOutputChars) + format.outputClose },
-    { kind: 'policy', text: `Answer: ${printed}` },
-  ];
-  const response = segments.map((s) => s.text).join('');
-  // +1: the EOS that ends the response counts against the cap too.
-  if (response.length + 1 > limits.maxResponseTokens) return null;
-  if (answerReward(response, true, problem) !== 1) return null;
-  return { problem, prompt: formatPrompt(problem), segments };
+  const calls = await runPlan(draft.plan, sandbox, runOptions);
+  if (calls === null) return null;
+  const answer = printedInteger(calls[calls.length - 1].result);
+  if (answer === null) return null;
+  const tellings = [{ opening: draft.reasoning, verbose: false }];
+  if (draft.verbose !== null) tellings.unshift({ opening: draft.verbose, verbose: true });
+  for (const { opening, verbose } of tellings) {
+    const segments = transcript(draft.plan, opening, verbose, calls, answer, format, limits.maxOutputChars);
+    const response = segments.map((s) => s.text).join('');
+    // +1: the EOS that ends the response counts against the cap too.
+    if (response.length + 1 > limits.maxResponseTokens) continue;
+    if (answerReward(response, true, problem) !== 1) return null;
+    return { problem, prompt: formatPrompt(problem), segments, verbose };
+  }
+  return null;
 }
 
-/** Draws training problems (never test ones) and keeps verified traces until `count` are kept or `maxDrafts` are tried. */
+/** Draws training problems (never held-out ones) and keeps verified traces until `count` are kept or `maxDrafts` are tried. */
 export async function coldStartTraces(options: {
   count: number;
   maxDrafts: number;
@@ -98,7 +129,7 @@ export async function coldStartTraces(options: {
   const { count, maxDrafts, format, rng, sandbox, runOptions, limits } = options;
   const traces: ColdStartTrace[] = [];
   let drafted = 0;
-  // Drafts are made in batches so the pool runs several calls at once, in a seeded order.
+  // Drafts are made in batches so the pool runs several traces at once, in a seeded order.
   while (traces.length < count && drafted < maxDrafts) {
     const batch = Math.min(32, maxDrafts - drafted);
     const drafts = Array.from({ length: batch }, () => {

@@ -4,6 +4,7 @@
  * Python's.
  */
 import { ARITHMETIC_FAMILIES } from './arithmeticFamilies';
+import { CHAIN_FAMILIES } from './chainFamilies';
 import { COMPOSE_FAMILIES } from './composeFamilies';
 import { ERROR_PRONE_FAMILIES } from './errorProneFamilies';
 import { MULTI_STEP_FAMILIES } from './multiStepFamilies';
@@ -16,6 +17,7 @@ export const FAMILIES = {
   ...SEARCH_FAMILIES,
   ...ERROR_PRONE_FAMILIES,
   ...MULTI_STEP_FAMILIES,
+  ...CHAIN_FAMILIES,
 } satisfies Record<string, ProblemGenerator>;
 
 export type FamilyName = keyof typeof FAMILIES;
@@ -34,6 +36,7 @@ export const KIND_FAMILIES: Record<Kind, readonly FamilyName[]> = {
   search: names(SEARCH_FAMILIES),
   errorProne: names(ERROR_PRONE_FAMILIES),
   multiStep: names(MULTI_STEP_FAMILIES),
+  chain: names(CHAIN_FAMILIES),
 };
 
 export { TIER_FAMILIES } from './arithmeticFamilies';

@@ -3,9 +3,11 @@
  * sampler never returns one of them.
  *
  * Test set (decoded greedily every K steps during training, so it stays small): 16 easy + 16
- * medium + 32 hard arithmetic problems, then 8 of each other family: 144. The evaluation set
- * (`npm run eval`, the lab's evaluation: k samples each) is the test set plus 32 more of each
- * non-arithmetic family: 464 problems, 1,856 samples per Nmax at k = 4. The problems differ in
+ * medium + 32 hard arithmetic problems, then 8 of each other family and 16 chains: 160. The
+ * evaluation set (`npm run eval`, the lab's evaluation: k samples each) is the test set plus 32 more
+ * of each other non-arithmetic family and 112 more chains: 592 problems, 2,368 samples per Nmax at
+ * k = 4. The chains are many because their depths split them: the 128 hold 44, 35, 26, 13 and 10
+ * of depths 1 to 5, so the gain of each extra allowed call is measured on tens of problems. The problems differ in
  * difficulty far more than the samples of one problem do, so the standard error over problems is
  * larger than a binomial count suggests: 0.024 at a pass@1 of 0.43 (the ablation runs, docs/tasks.md).
  */
@@ -17,8 +19,10 @@ import { pickWeighted } from './weightedChoice';
 const TEST_SEED = 20261130;
 const EVAL_SEED = 20261201;
 const TEST_COUNTS: Record<Tier, number> = { easy: 16, medium: 16, hard: 32 };
-const TEST_PER_FAMILY = 8;
-const EVAL_EXTRA_PER_FAMILY = 32;
+const TEST_PER_FAMILY: Partial<Record<FamilyName, number>> = { halving: 16 };
+const EVAL_EXTRA_PER_FAMILY: Partial<Record<FamilyName, number>> = { halving: 112 };
+const testCount = (family: FamilyName) => TEST_PER_FAMILY[family] ?? 8;
+const evalExtraCount = (family: FamilyName) => EVAL_EXTRA_PER_FAMILY[family] ?? 32;
 
 /** What a run trains on: the share of each kind, and of each tier within arithmetic (need not sum to 1). */
 export interface ProblemMix {
@@ -27,11 +31,11 @@ export interface ProblemMix {
 }
 
 /** Arithmetic only: the problems every run drew before the other kinds existed. */
-export const ARITHMETIC_ONLY: Record<Kind, number> = { arithmetic: 1, compose: 0, search: 0, errorProne: 0, multiStep: 0 };
+export const ARITHMETIC_ONLY: Record<Kind, number> = { arithmetic: 1, compose: 0, search: 0, errorProne: 0, multiStep: 0, chain: 0 };
 
-/** A kind mix saved before the multi-step kind existed (a config, a corpus recipe): none of that kind. */
-export function withMultiStepShare<T extends object>(savedMix: T): T & { multiStep: unknown } {
-  return { multiStep: 0, ...savedMix };
+/** A kind mix saved before the multi-step or the chain kind existed (a config, a corpus recipe): none of those kinds. */
+export function withLaterKindShares<T extends object>(savedMix: T): T & { multiStep: unknown; chain: unknown } {
+  return { multiStep: 0, chain: 0, ...savedMix };
 }
 
 /**
@@ -68,10 +72,10 @@ function buildHeldOut(): { test: Problem[]; evaluation: Problem[] } {
     // Round-robin over the tier's families, so each is represented.
     for (let i = 0; i < TEST_COUNTS[tier]; i++) drawHeldOut(rng, families[i % families.length], 1, seen, test);
   }
-  for (const family of NON_ARITHMETIC) drawHeldOut(rng, family, TEST_PER_FAMILY, seen, test);
+  for (const family of NON_ARITHMETIC) drawHeldOut(rng, family, testCount(family), seen, test);
   const extraRng = new Random(EVAL_SEED);
   const evaluation = [...test];
-  for (const family of NON_ARITHMETIC) drawHeldOut(extraRng, family, EVAL_EXTRA_PER_FAMILY, seen, evaluation);
+  for (const family of NON_ARITHMETIC) drawHeldOut(extraRng, family, evalExtraCount(family), seen, evaluation);
   return { test, evaluation };
 }
 

@@ -1,4 +1,9 @@
-/** How many answers made 0, 1, 2, ... executed calls at the latest step (StepMetrics.callsHistogram). */
+/**
+ * How many answers made 0, 1, ..., 7 and 8 or more executed calls at the latest step
+ * (StepMetrics.callsHistogram). All nine bins are drawn, empty ones too, so the bars keep their
+ * places from step to step; a run recorded before the bins were fixed is binned the same way.
+ */
+import { binnedCallsHistogram, callsBinLabel, CALLS_HISTOGRAM_BINS } from '../../core/metrics/codeUse';
 import { useLabShallow } from '../LabContext';
 import { selectedRun } from '../state/labStore';
 import { lastIndexWithValue } from '../state/runColumns';
@@ -9,7 +14,7 @@ export function CallsHistogram() {
     const i = columns ? lastIndexWithValue(columns.callsHistogram) : -1;
     return columns && i >= 0 ? { step: columns.step[i], callsHistogram: columns.callsHistogram[i] } : null;
   });
-  const counts = latest?.callsHistogram ?? [];
+  const counts = latest?.callsHistogram ? binnedCallsHistogram(latest.callsHistogram) : [];
   const total = counts.reduce((a, b) => a + b, 0);
   const highest = Math.max(1, ...counts);
   return (
@@ -18,17 +23,21 @@ export function CallsHistogram() {
       {counts.length === 0 ? (
         <p className="empty">No step yet.</p>
       ) : (
-        <div className="bars" role="img" aria-label={counts.map((c, calls) => `${calls} calls: ${c}`).join(', ')}>
-          {counts.map((count, calls) => (
-            <div className="bar" key={calls}>
+        <div className="bars" role="img" aria-label={counts.map((c, bin) => `${callsBinLabel(bin)} calls: ${c}`).join(', ')}>
+          {counts.map((count, bin) => (
+            <div className="bar" key={bin}>
               <span className="bar-count">{count}</span>
               <span className="bar-fill" style={{ height: `${(100 * count) / highest}%` }} />
-              <span className="bar-label">{calls}</span>
+              <span className="bar-label">{callsBinLabel(bin)}</span>
             </div>
           ))}
         </div>
       )}
-      {total > 0 && <p className="chart-note">{total} answers; x = executed calls</p>}
+      {total > 0 && (
+        <p className="chart-note">
+          {total} answers; x = executed calls ({callsBinLabel(CALLS_HISTOGRAM_BINS - 1)}: {CALLS_HISTOGRAM_BINS - 1} or more)
+        </p>
+      )}
     </figure>
   );
 }

@@ -6,7 +6,7 @@
  */
 import { useMemo, useState } from 'react';
 import type { ArmRow, EvalMatrix, RunComparison, RunRow } from '../../core/metrics/runComparison';
-import { FINAL_WINDOW } from '../../core/metrics/runSummary';
+import { FINAL_WINDOW, START_WINDOW } from '../../core/metrics/runSummary';
 import { useLabShallow } from '../LabContext';
 import { compareData, compareVersion, labComparison, labEvalMatrix, type CompareMetric } from '../charts/compareOverlay';
 import { lineSeries, SERIES_COLOURS, stepChartOptions, UPlotChart } from '../charts/UPlotChart';
@@ -121,10 +121,20 @@ const FIGURE_HEAD = [
   'one call (final)',
   'last call ran (final)',
   'length (final)',
+  `self-correcting (first ${START_WINDOW} steps)`,
+  'self-correcting (final)',
 ];
 
+/** The one-call column's tooltip: the final figures of each depth measured, or none. */
+function depthTooltip(row: RunRow | ArmRow): string | undefined {
+  const depths = row.finalCallsPerResponseByDepth.flatMap((calls, d) =>
+    calls === null ? [] : [`depth ${d + 1}: ${fmt(calls, 1)} calls per answer, ${fmt(row.finalSingleCallShareByDepth[d])} of right ones with one call`],
+  );
+  return depths.length === 0 ? undefined : depths.join('\n');
+}
+
 function figureCells(row: RunRow | ArmRow, reached: string) {
-  return [
+  const cells = [
     steps(row.steps),
     fmt(row.finalCodeCallFrequency),
     reached,
@@ -136,7 +146,15 @@ function figureCells(row: RunRow | ArmRow, reached: string) {
     fmt(row.finalSingleCallShare),
     fmt(row.finalCodePassRate),
     fmt(row.finalResponseLength, 0),
-  ].map((cell, i) => <td key={i}>{cell}</td>);
+    fmt(row.selfCorrectionShareStart),
+    fmt(row.finalSelfCorrectionShare),
+  ];
+  const oneCall = FIGURE_HEAD.indexOf('one call (final)');
+  return cells.map((cell, i) => (
+    <td key={i} title={i === oneCall ? depthTooltip(row) : undefined}>
+      {cell}
+    </td>
+  ));
 }
 
 function CompareTables({ comparison, matrix }: { comparison: RunComparison; matrix: EvalMatrix | null }) {
@@ -147,7 +165,8 @@ function CompareTables({ comparison, matrix }: { comparison: RunComparison; matr
         {differences.length === 0
           ? 'The runs differ only in the seed. '
           : `Compared: ${differences.map((d) => `${d.field} ${[...new Set(d.values)].join(' vs ')}`).join('; ')}. `}
-        Target: {fmt(target)}, the final code-call frequency of {reference}. Final (last {FINAL_WINDOW} steps) = the mean of the last {FINAL_WINDOW} measured steps.
+        Target: {fmt(target)}, the final code-call frequency of {reference}. Final (last {FINAL_WINDOW} steps) = the mean of the last {FINAL_WINDOW} measured steps;
+        self-correcting (first {START_WINDOW} steps) is the start policy’s share (step 1 is sampled before any update). Hover a one-call figure for it by depth.
       </p>
       <table data-testid="compare-table">
         <caption>Per run</caption>

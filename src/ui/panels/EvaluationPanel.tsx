@@ -7,6 +7,7 @@
 import { useMemo, useState } from 'react';
 import type { EvalReport } from '../../core/eval/evalReport';
 import { pairedDifference, type PairedDifference } from '../../core/eval/pairedDifference';
+import { MAX_DEPTH } from '../../core/tasks/problem';
 import { DEFAULT_PASS_AT_ONE, MAX_K, parseNmaxList, passAtOneSettingsErrors } from '../../labWorker/evaluationRequest';
 import { useLab, useLabShallow, useLabState } from '../LabContext';
 import { evaluationOptions, parseSourceKey, resultOf, sourceKey, type EvaluationSource } from '../lab/evaluationJob';
@@ -17,7 +18,10 @@ import { selectedRun, type LabState } from '../state/labStore';
 import { NumberField } from './NumberField';
 import { ProgressBar } from './Progress';
 
-type BlockFigure = Exclude<keyof EvalReport['blocks'][number], 'nmax' | 'samples' | 'byTier' | 'byKind' | 'byFamily' | 'perProblem' | 'callsHistogram'>;
+type BlockFigure = Exclude<
+  keyof EvalReport['blocks'][number],
+  'nmax' | 'samples' | 'byTier' | 'byKind' | 'byFamily' | 'perProblem' | 'callsHistogram' | 'singleCallShareByDepth' | 'callsPerResponseByDepth'
+>;
 
 /**
  * The table's figure columns after pass@1 and the tiers: the report's field (the header's tooltip,
@@ -198,6 +202,56 @@ function ResultTable({ report }: { report: EvalReport }) {
           })}
         </tbody>
       </table>
+      <DepthTable report={report} />
     </div>
+  );
+}
+
+/**
+ * Calls per answer and the single-call share of right answers by the problems' depth (the calls a
+ * step-by-step solution takes), for the depths some block measured: whether deeper questions
+ * get more calls or one program. None for a report from before the figures.
+ */
+function DepthTable({ report }: { report: EvalReport }) {
+  const depths = Array.from({ length: MAX_DEPTH }, (_, d) => d + 1).filter((depth) => report.blocks.some((b) => b.callsPerResponseByDepth[depth - 1] !== null));
+  if (depths.length === 0) return null;
+  const heads = (figure: string) =>
+    depths.map((depth) => (
+      <th key={`${figure}-${depth}`} scope="col">
+        {depth}
+      </th>
+    ));
+  return (
+    <table className="evaluation-depths" data-testid="evaluation-depth-table">
+      <caption>By depth: the calls a step-by-step solution takes (a chain’s halvings; multi-step 2; other kinds 1)</caption>
+      <thead>
+        <tr>
+          <th rowSpan={2}>Nmax</th>
+          <th colSpan={depths.length} title="callsPerResponseByDepth in the report">
+            calls per answer, depth
+          </th>
+          <th colSpan={depths.length} title="singleCallShareByDepth in the report">
+            right with one call, depth
+          </th>
+        </tr>
+        <tr>
+          {heads('calls')}
+          {heads('single')}
+        </tr>
+      </thead>
+      <tbody>
+        {report.blocks.map((block) => (
+          <tr key={block.nmax} data-testid="evaluation-depth-row">
+            <th>{block.nmax}</th>
+            {depths.map((depth) => (
+              <td key={`calls-${depth}`}>{fmt(block.callsPerResponseByDepth[depth - 1], 2)}</td>
+            ))}
+            {depths.map((depth) => (
+              <td key={`single-${depth}`}>{fmt(block.singleCallShareByDepth[depth - 1], 2)}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

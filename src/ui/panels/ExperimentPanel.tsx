@@ -107,7 +107,7 @@ export function ExperimentPanel() {
           />
           <MixFieldset
             mix="kindMix"
-            legend="Kinds of problem (arithmetic / compose / search / error-prone)"
+            legend="Kinds of problem (arithmetic / compose / search / error-prone / multi-step / chain)"
             parts={KIND_LABELS}
             testPrefix="knob-kind"
             config={config}

@@ -11,7 +11,7 @@ import type { EvalBlock, EvalReport } from '../../core/eval/evalReport';
 import { TOOL_FORMATS, type ToolFormatName } from '../../core/env/formats';
 import { emptyStepMetrics, SCALAR_METRICS, type StepMetrics } from '../../core/metrics/stepMetrics';
 import type { RolloutSample, SampleSegment } from '../../core/rl/rolloutSample';
-import { KINDS, TIERS, type Kind, type Tier } from '../../core/tasks/problem';
+import { KINDS, MAX_DEPTH, TIERS, type Kind, type Tier } from '../../core/tasks/problem';
 import { SAMPLES_KEPT, type PassAtOneResult } from '../state/labRun';
 
 /** The largest sizes a run may have. Each is well above what a run of the allowed knobs makes. */
@@ -97,6 +97,13 @@ function histogram(value: unknown, path: string): number[] {
   return list(value, path, RUN_LIMITS.histogram).map((n, i) => finite(n, `${path}[${i}]`));
 }
 
+/** A figure per depth 1..MAX_DEPTH; absent (a record from before them) reads as not measured at any depth. */
+function depthFigures(value: unknown, path: string): (number | null)[] {
+  if (value === null || value === undefined) return new Array<number | null>(MAX_DEPTH).fill(null);
+  const figures = list(value, path, MAX_DEPTH).map((x, i) => figure(x, `${path}[${i}]`));
+  return [...figures, ...new Array<number | null>(MAX_DEPTH - figures.length).fill(null)];
+}
+
 /** Figures keyed by the names in `keys`, a missing one null (a kind added after the record was made). */
 function keyedFigures<K extends string>(value: unknown, path: string, keys: readonly K[]): Record<K, number | null> {
   const figures = record(value, path);
@@ -119,6 +126,9 @@ export function checkStepMetrics(value: unknown, path: string): StepMetrics {
     metrics.seconds = { generate: finite(seconds.generate, `${path}.seconds.generate`), execute: finite(seconds.execute, `${path}.seconds.execute`), update: finite(seconds.update, `${path}.seconds.update`) };
   }
   if (entry.callsHistogram !== null && entry.callsHistogram !== undefined) metrics.callsHistogram = histogram(entry.callsHistogram, `${path}.callsHistogram`);
+  for (const name of ['singleCallShareByDepth', 'callsPerResponseByDepth'] as const) {
+    if (entry[name] !== null && entry[name] !== undefined) metrics[name] = depthFigures(entry[name], `${path}.${name}`);
+  }
   if (entry.accuracyByKind !== null && entry.accuracyByKind !== undefined) metrics.accuracyByKind = keyedFigures<Kind>(entry.accuracyByKind, `${path}.accuracyByKind`, KINDS);
   if (entry.accuracyByFamily !== null && entry.accuracyByFamily !== undefined) metrics.accuracyByFamily = familyFigures(entry.accuracyByFamily, `${path}.accuracyByFamily`);
   return metrics;
@@ -214,6 +224,8 @@ function checkBlock(value: unknown, path: string): EvalBlock {
     callsPerResponse: figure(block.callsPerResponse, at('callsPerResponse')),
     callsHistogram: histogram(block.callsHistogram, at('callsHistogram')),
     singleCallShare: figure(block.singleCallShare, at('singleCallShare')),
+    singleCallShareByDepth: depthFigures(block.singleCallShareByDepth, at('singleCallShareByDepth')),
+    callsPerResponseByDepth: depthFigures(block.callsPerResponseByDepth, at('callsPerResponseByDepth')),
     selfCorrections: finite(block.selfCorrections, at('selfCorrections')),
     selfCorrectedResponses: finite(block.selfCorrectedResponses, at('selfCorrectedResponses')),
     selfCorrectionShare: figure(block.selfCorrectionShare, at('selfCorrectionShare')),

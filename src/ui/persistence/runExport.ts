@@ -52,7 +52,7 @@ export function runExport(run: ExportableRun): RunExport {
     seed: run.config.seed,
     metrics,
     samples: run.samples,
-    summary: summariseRun(metrics),
+    summary: summariseRun(metrics, run.config),
     evaluation: run.evaluation,
     startFrom: run.startFrom ?? startForFormat(run.config.format),
     passAtOne: run.passAtOne ?? null,

@@ -13,7 +13,7 @@ export const STEP_TIME_COLUMNS = ['generateSeconds', 'executeSeconds', 'updateSe
 export type StepTimeColumn = (typeof STEP_TIME_COLUMNS)[number];
 
 /** The figures that are not numbers, kept per step as recorded. */
-export const RECORD_COLUMNS = ['callsHistogram', 'accuracyByKind', 'accuracyByFamily'] as const;
+export const RECORD_COLUMNS = ['callsHistogram', 'singleCallShareByDepth', 'callsPerResponseByDepth', 'accuracyByKind', 'accuracyByFamily'] as const;
 export type RecordColumn = (typeof RECORD_COLUMNS)[number];
 
 /** The number columns, which the charts plot against `step`. */
@@ -36,6 +36,8 @@ export function appendMetrics(columns: RunColumns, metrics: StepMetrics): void {
   columns.executeSeconds.push(finiteOrNull(metrics.seconds?.execute));
   columns.updateSeconds.push(finiteOrNull(metrics.seconds?.update));
   columns.callsHistogram.push(metrics.callsHistogram ?? null);
+  columns.singleCallShareByDepth.push(metrics.singleCallShareByDepth ?? null);
+  columns.callsPerResponseByDepth.push(metrics.callsPerResponseByDepth ?? null);
   columns.accuracyByKind.push(metrics.accuracyByKind ?? null);
   columns.accuracyByFamily.push(metrics.accuracyByFamily ?? null);
 }
@@ -53,6 +55,8 @@ export function metricsRow(columns: RunColumns, i: number): StepMetrics {
   const [generate, execute, update] = STEP_TIME_COLUMNS.map((name) => columns[name][i]);
   row.seconds = generate === null || execute === null || update === null ? null : { generate, execute, update };
   row.callsHistogram = columns.callsHistogram[i];
+  row.singleCallShareByDepth = columns.singleCallShareByDepth[i];
+  row.callsPerResponseByDepth = columns.callsPerResponseByDepth[i];
   row.accuracyByKind = columns.accuracyByKind[i];
   row.accuracyByFamily = columns.accuracyByFamily[i];
   return row;

@@ -152,10 +152,10 @@ function applyProperty(config: ExperimentConfig, property: ExperimentProperty, r
     // configErrors names the allowed values when the string is not one of them.
     fields[property.key] = raw;
   } else {
-    // A link made before the multiStep kind has four shares: that kind then gets none.
+    // A link made before the multiStep or the chain kind has four or five shares: those kinds then get none.
     const shares = parseNumberList(raw);
     const parts = property.parts.map(([part]) => part);
-    if (property.key === 'kindMix' && shares?.length === parts.length - 1) shares.push(0);
+    while (property.key === 'kindMix' && shares !== null && shares.length >= parts.length - 2 && shares.length < parts.length) shares.push(0);
     if (shares === null || shares.length !== parts.length) problems.push(`${property.key}=${raw} needs ${parts.length} numbers: ${parts.join(',')}`);
     else fields[property.key] = Object.fromEntries(parts.map((part, i) => [part, shares[i]]));
   }
