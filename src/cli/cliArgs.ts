@@ -5,7 +5,8 @@
  */
 import { parseArgs } from 'node:util';
 import { configErrors, EXPERIMENT_PROPERTIES, PRESETS, type ExperimentConfig, type ExperimentProperty } from '../core/experiment';
-import { KINDS, type Kind } from '../core/tasks/problem';
+import type { Kind } from '../core/tasks/problem';
+import { withLaterKindZeros } from '../core/tasks/splits';
 
 export class UsageError extends Error {}
 
@@ -79,11 +80,9 @@ export function withKnobFlags(base: ExperimentConfig, flags: Record<string, stri
  * divided by it to 0.
  */
 function mixFromFlag(property: Extract<ExperimentProperty, { kind: 'mix' }>, raw: string): Record<string, number> {
-  const parts = raw.split(',').map(decimalNumber);
+  const written = raw.split(',').map(decimalNumber);
+  const parts = property.key === 'kindMix' ? withLaterKindZeros(written) : written;
   const flag = `--${kebab(property.key)}`;
-  // A kind mix written before the multi-step or the chain kind existed (four or five shares, as in
-  // the base model's recipe) gives those kinds none.
-  while (property.key === 'kindMix' && parts.length >= KINDS.length - 2 && parts.length < property.parts.length) parts.push(0);
   if (parts.length !== property.parts.length || parts.some((p) => p === null)) {
     throw new UsageError(`${flag} needs ${property.parts.length} numbers ${property.parts.map(([part]) => part).join(',')}, got '${raw}'`);
   }

@@ -67,8 +67,7 @@ function parsePretrainArgs(argv: string[]): PretrainArgs | 'help' {
   if (values.help) return 'help';
   const d = BASE_PRETRAIN_CONFIG;
   const str = (k: string) => values[k] as string | undefined;
-  const toolPrior = str('tool-prior') === undefined ? d.recipe.toolPrior : decimalNumber(str('tool-prior')!);
-  if (toolPrior === null || !(toolPrior >= 0 && toolPrior <= 1)) throw new UsageError(`--tool-prior needs a number in [0, 1], got '${str('tool-prior')}'`);
+  const toolPrior = probability('tool-prior', str('tool-prior')) ?? d.recipe.toolPrior;
   const kindMix = str('kind-mix') === undefined ? d.recipe.kindMix : parseKindMix(str('kind-mix')!);
   const answerLineShare = probability('answer-line-share', str('answer-line-share'));
   const searchToolPrior = probability('search-tool-prior', str('search-tool-prior'));

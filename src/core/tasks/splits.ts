@@ -40,6 +40,16 @@ export function withLaterKindShares<T extends object>(savedMix: T): T & { multiS
 }
 
 /**
+ * A kind mix's shares in KINDS order, written before the multi-step or the chain kind (four or
+ * five shares, as in a link, a flag or a base model's recipe): those kinds get 0. A list of any
+ * other length comes back as it is, for the caller to refuse.
+ */
+export function withLaterKindZeros<T>(shares: readonly T[]): (T | number)[] {
+  const missing = KINDS.length - shares.length;
+  return missing === 1 || missing === 2 ? [...shares, ...new Array<number>(missing).fill(0)] : [...shares];
+}
+
+/**
  * Families whose two operands share a range, so `b+a` is a problem of the family whenever `a+b` is.
  * Their test items are held out only as `a+b` with a < b, so the swapped `b+a` stays in training:
  * an easy test item then asks for arithmetic the model can know (commutation), not a fact it never

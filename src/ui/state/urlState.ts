@@ -8,6 +8,7 @@
  * `hide=sidebar,tabs` hides parts of the page, as Playground's URL hides controls for a lesson.
  */
 import { configErrors, EXPERIMENT_PROPERTIES, NUMERIC_BOUNDS, type ExperimentConfig, type ExperimentProperty } from '../../core/experiment';
+import { withLaterKindZeros } from '../../core/tasks/splits';
 import type { BackendChoice } from '../../labWorker/protocol';
 import { DEFAULT_LAB_PRESET, DEFAULT_SWEEP_NMAX, LAB_PRESETS, labPreset } from './presets';
 import { isStartFrom, START_MODELS, type StartFrom } from './startFrom';
@@ -153,9 +154,9 @@ function applyProperty(config: ExperimentConfig, property: ExperimentProperty, r
     fields[property.key] = raw;
   } else {
     // A link made before the multiStep or the chain kind has four or five shares: those kinds then get none.
-    const shares = parseNumberList(raw);
+    const written = parseNumberList(raw);
+    const shares = written !== null && property.key === 'kindMix' ? (withLaterKindZeros(written) as number[]) : written;
     const parts = property.parts.map(([part]) => part);
-    while (property.key === 'kindMix' && shares !== null && shares.length >= parts.length - 2 && shares.length < parts.length) shares.push(0);
     if (shares === null || shares.length !== parts.length) problems.push(`${property.key}=${raw} needs ${parts.length} numbers: ${parts.join(',')}`);
     else fields[property.key] = Object.fromEntries(parts.map((part, i) => [part, shares[i]]));
   }
