@@ -56,10 +56,21 @@ export async function runSweep(host: SweepHost): Promise<void> {
   if (!sweep || sweep.running || !(await host.ready())) return;
   const setSweep = (patch: Partial<SweepState>) => store.setState((s) => (s.sweep ? { sweep: { ...s.sweep, ...patch } } : {}));
   setSweep({ running: true });
-  const startedAt = host.now();
+  const clock: SweepClock = { startedAt: host.now(), stepsAtStart: sweepSteps(store.getState(), sweep.runIds).done, evaluationSeconds: 0, evaluations: 0 };
+  let position = sweep.position;
+  let shown = '';
+  // The estimate follows every step, not only each finished run (issue 26: it was missing until the first run ended, then frozen).
+  const report = () => {
+    const key = `${position}:${sweepSteps(store.getState(), sweep.runIds).done}`;
+    if (key === shown) return;
+    shown = key;
+    reportProgress(host, position, clock);
+  };
+  const unsubscribe = store.subscribe(report);
   try {
     for (let i = sweep.position; i < sweep.runIds.length; i++) {
-      reportProgress(host, i, sweep.position, startedAt);
+      position = i;
+      report();
       const runId = sweep.runIds[i];
       const before = store.getState().runs[runId]?.status;
       if (before === undefined || before === 'error') return;
@@ -68,23 +79,57 @@ export async function runSweep(host: SweepHost): Promise<void> {
         await host.train();
         if ((await settledStatus(store, runId)) !== 'finished') return;
       }
-      if (!store.getState().runs[runId]?.evaluation) await host.evaluateRun(runId);
+      if (!store.getState().runs[runId]?.evaluation) {
+        const evaluationStart = host.now();
+        await host.evaluateRun(runId);
+        clock.evaluationSeconds += (host.now() - evaluationStart) / 1000;
+        clock.evaluations++;
+      }
       if (!store.getState().runs[runId]?.evaluation) return;
       setSweep({ position: i + 1 });
     }
-    reportProgress(host, sweep.runIds.length, sweep.position, startedAt);
+    position = sweep.runIds.length;
+    report();
   } finally {
+    unsubscribe();
     setSweep({ running: false });
   }
 }
 
-function reportProgress(host: SweepHost, done: number, doneAtStart: number, startedAt: number): void {
-  const sweep = host.store.getState().sweep;
-  const total = sweep?.runIds.length ?? 0;
-  const perRun = done > doneAtStart ? (host.now() - startedAt) / 1000 / (done - doneAtStart) : null;
-  const etaSeconds = perRun === null ? null : perRun * (total - done);
-  const detail = done < total ? `training Nmax ${sweep?.nmaxValues[done]}` : 'done';
-  host.store.setState((s) => ({ progress: { ...s.progress, sweep: { done, total, etaSeconds, detail } } }));
+/** Steps trained of the steps budgeted, over all of the sweep's runs. */
+function sweepSteps(state: LabState, runIds: readonly string[]): { done: number; total: number } {
+  const runs = runIds.map((id) => state.runs[id]).filter((r): r is LabRun => r !== undefined);
+  return {
+    done: runs.reduce((sum, r) => sum + Math.min(r.step, r.config.steps), 0),
+    total: runs.reduce((sum, r) => sum + r.config.steps, 0),
+  };
+}
+
+/** What the estimate is made from: the time since this stretch of the sweep began, and its evaluations' share of it. */
+interface SweepClock {
+  startedAt: number;
+  stepsAtStart: number;
+  evaluationSeconds: number;
+  evaluations: number;
+}
+
+/**
+ * Runs done of the sweep's runs, and the time left: the steps left at the rate of the steps trained
+ * since this stretch began (their runs' startups included), plus the evaluations left at the mean
+ * time of those done. Null before the first step.
+ */
+function reportProgress(host: SweepHost, done: number, clock: SweepClock): void {
+  const state = host.store.getState();
+  const sweep = state.sweep;
+  const runIds = sweep?.runIds ?? [];
+  const steps = sweepSteps(state, runIds);
+  const trained = steps.done - clock.stepsAtStart;
+  const trainingSeconds = (host.now() - clock.startedAt) / 1000 - clock.evaluationSeconds;
+  const evaluationsLeft = runIds.filter((id) => !state.runs[id]?.evaluation).length;
+  const evaluationEta = clock.evaluations > 0 ? (clock.evaluationSeconds / clock.evaluations) * evaluationsLeft : 0;
+  const etaSeconds = trained > 0 ? (trainingSeconds / trained) * (steps.total - steps.done) + evaluationEta : null;
+  const detail = done < runIds.length ? `training Nmax ${sweep?.nmaxValues[done]} · step ${steps.done} of ${steps.total} in all` : 'done';
+  host.store.setState((s) => ({ progress: { ...s.progress, sweep: { done, total: runIds.length, etaSeconds, detail } } }));
 }
 
 /** The run's status once it has stopped, waiting briefly for a status event that trails train()'s reply. */

@@ -1,6 +1,7 @@
 /**
  * Runs in one view (ZeroTIR start vs ReTool cold start, PPO vs Reinforce++, Nmax against Nmax):
- * tick two or more in the run list to see their curves overlaid, one colour per run, and the
+ * tick two or more in the run list to see their curves overlaid, each run in its own colour (the
+ * one it has in the sweep too; identical runs dashed so both show), and the
  * comparison table per run and per arm (runs that differ only in the seed), with the first step
  * each run's code-call frequency reached the reference run's final one.
  */
@@ -9,7 +10,10 @@ import type { ArmRow, EvalMatrix, RunComparison, RunRow } from '../../core/metri
 import { FINAL_WINDOW, START_WINDOW } from '../../core/metrics/runSummary';
 import { useLabShallow } from '../LabContext';
 import { compareData, compareVersion, labComparison, labEvalMatrix, type CompareMetric } from '../charts/compareOverlay';
-import { lineSeries, SERIES_COLOURS, stepChartOptions, UPlotChart } from '../charts/UPlotChart';
+import { coloursOf } from '../charts/runColours';
+import { overlaySeries, withDashedMarkers } from '../charts/sweepOverlay';
+import { stepChartOptions, UPlotChart } from '../charts/UPlotChart';
+import { identicalRunGroups } from '../lab/identicalRuns';
 import { comparedRuns } from '../state/labStore';
 
 const METRICS: [CompareMetric, string][] = [
@@ -33,6 +37,8 @@ function steps(x: number | null): string {
 
 export function ComparePanel() {
   const runs = useLabShallow(comparedRuns);
+  const colours = useLabShallow((s) => coloursOf(s, comparedRuns(s).map((r) => r.id)));
+  const lines = { names: runs.map((r) => r.name), colours, groups: identicalRunGroups(runs) };
   const [referenceId, setReferenceId] = useState<string | null>(null);
   const comparison = runs.length >= 2 ? labComparison(runs, referenceId) : null;
   const matrix = runs.length >= 2 ? labEvalMatrix(runs) : null;
@@ -47,9 +53,9 @@ export function ComparePanel() {
       ) : (
         <>
           <div className="compare-charts">
-            <CompareChart initial="codeCallFrequency" names={runs.map((r) => r.name)} testId="chart-compare-code" />
-            <CompareChart initial="accuracy" names={runs.map((r) => r.name)} testId="chart-compare-accuracy" />
-            <CompareChart initial="responseLength" names={runs.map((r) => r.name)} testId="chart-compare-length" />
+            <CompareChart initial="codeCallFrequency" lines={lines} testId="chart-compare-code" />
+            <CompareChart initial="accuracy" lines={lines} testId="chart-compare-accuracy" />
+            <CompareChart initial="responseLength" lines={lines} testId="chart-compare-length" />
           </div>
           <div className="field compare-reference">
             <label htmlFor="compare-reference">Reference run</label>
@@ -73,20 +79,29 @@ export function ComparePanel() {
   );
 }
 
-/** One overlay chart with a metric picker; rebuilt when the runs or the metric change, fed as they step. */
-function CompareChart({ initial, names, testId }: { initial: CompareMetric; names: string[]; testId: string }) {
+/** The ticked runs' lines: names, colours (runColours.ts) and which runs are identical (identicalRuns.ts). */
+interface CompareLines {
+  names: string[];
+  colours: string[];
+  groups: number[][];
+}
+
+/** One overlay chart with a metric picker; rebuilt when the runs' lines or the metric change, fed as they step. */
+function CompareChart({ initial, lines, testId }: { initial: CompareMetric; lines: CompareLines; testId: string }) {
   const [metric, setMetric] = useState<CompareMetric>(initial);
-  const nameKey = names.join('\n');
+  const linesKey = JSON.stringify(lines);
   const chart = useMemo(
     () => ({
-      options: stepChartOptions(
-        names.map((n, i) => lineSeries(n, SERIES_COLOURS[i % SERIES_COLOURS.length], metric === 'testAccuracy' ? { spanGaps: true, points: { show: true, size: 6 } } : { spanGaps: true })),
-        UNIT_METRICS.has(metric) ? { range: [0, 1] } : { range: 'fromZero' },
+      options: withDashedMarkers(
+        stepChartOptions(
+          overlaySeries(lines.names, lines.colours, lines.groups, metric === 'testAccuracy' ? { spanGaps: true, points: { show: true, size: 6 } } : { spanGaps: true }),
+          UNIT_METRICS.has(metric) ? { range: [0, 1] } : { range: 'fromZero' },
+        ),
       ),
       data: compareData(metric),
     }),
-    // Keyed by the names' text: a new array with the same names keeps the chart.
-    [nameKey, metric],
+    // Keyed by the lines' text: new arrays with the same content keep the chart.
+    [linesKey, metric],
   );
   return (
     <UPlotChart

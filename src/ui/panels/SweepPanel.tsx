@@ -1,24 +1,29 @@
 /**
  * The Nmax ablation (ZeroTIR's budget-alignment study in miniature): queue one run per Nmax with the
  * same seed and budget, overlay their curves, tabulate their final figures, and fill the
- * train-Nmax by eval-Nmax matrix by evaluating each finished run at every inference budget.
+ * train-Nmax by eval-Nmax matrix by evaluating each finished run at every inference budget. Under
+ * the chart, one line says which gains are beyond noise, and which arms trained identical runs.
  */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type uPlot from 'uplot';
 import { NUMERIC_BOUNDS } from '../../core/experiment';
 import { FINAL_WINDOW, summariseRun } from '../../core/metrics/runSummary';
 import { useLab, useLabShallow, useLabState } from '../LabContext';
-import { overlayColumns } from '../charts/sweepOverlay';
-import { lineSeries, SERIES_COLOURS, stepChartOptions, UPlotChart } from '../charts/UPlotChart';
+import { coloursOf } from '../charts/runColours';
+import { overlayColumns, overlaySeries, withDashedMarkers } from '../charts/sweepOverlay';
+import { stepChartOptions, UPlotChart } from '../charts/UPlotChart';
+import { identicalRunGroups } from '../lab/identicalRuns';
+import { conclusionLine, identicalArmsNote, sweepFigures } from '../lab/sweepConclusion';
 import type { LabRun } from '../state/labRun';
 import type { LabState } from '../state/labStore';
 import { lastValue, metricsRows, type MetricColumns } from '../state/runColumns';
 import { ProgressBar } from './Progress';
 
 type OverlayMetric = Exclude<keyof MetricColumns, 'step'>;
+// Held-out first and by default: a step's batch accuracy moves with the prompts it drew.
 const OVERLAY_METRICS: [OverlayMetric, string][] = [
-  ['accuracy', 'batch accuracy'],
   ['testAccuracy', 'held-out accuracy'],
+  ['accuracy', 'batch accuracy'],
   ['codeCallFrequency', 'code-call frequency'],
   ['callsPerResponse', 'calls per answer'],
   ['responseLength', 'response length'],
@@ -43,25 +48,36 @@ export function SweepPanel() {
   const evaluating = useLabState((s) => s.progress.evaluate);
   const runs = useLabShallow(sweepRuns);
   const [draft, setDraft] = useState(sweepNmax.join(', '));
-  const [metric, setMetric] = useState<OverlayMetric>('accuracy');
+  const storedValues = sweepNmax.join(', ');
+  // A preset or a link that sets the values (the ablation's 0, 1, 2, 4, 8) shows them; typing keeps its own spacing.
+  useEffect(() => setDraft((d) => (d.split(',').map((v) => Number(v)).join(', ') === storedValues ? d : storedValues)), [storedValues]);
+  const [metric, setMetric] = useState<OverlayMetric>('testAccuracy');
   const draftValues = draft.split(',').map((v) => (v.trim() === '' ? NaN : Number(v)));
   const draftValid = draftValues.length > 0 && draftValues.every((v) => Number.isInteger(v) && v >= 0 && v <= NUMERIC_BOUNDS.nmax[1]);
   const training = runs.some((r) => r.status === 'training');
   const evalNmax = sweep?.nmaxValues ?? sweepNmax;
 
-  const runKey = runs.map((r) => r.id).join(',');
-  // Rebuilt when the set of runs or the metric changes, not when the runs step.
+  const colours = useLabShallow((s) => coloursOf(s, sweepRuns(s).map((r) => r.id)));
+  const groups = identicalRunGroups(runs);
+  const nmax = runs.map((r) => r.config.nmax);
+  const identicalNote = identicalArmsNote(nmax, groups);
+
+  const seriesKey = JSON.stringify([nmax, colours, groups]);
+  // Rebuilt when the runs, their colours, which are identical or the metric change, not when the runs step.
   const chart = useMemo(() => {
-    const names = runs.map((r) => `Nmax ${r.config.nmax}`);
+    // Held-out accuracy is measured every testEvery steps: points, so a lone measurement shows.
+    const extra = metric === 'testAccuracy' ? { spanGaps: true, points: { show: true, size: 6 } } : { spanGaps: true };
     return {
-      options: stepChartOptions(
-        names.map((n, i) => lineSeries(n, SERIES_COLOURS[i % SERIES_COLOURS.length], { spanGaps: true })),
-        metric === 'accuracy' || metric === 'testAccuracy' || metric === 'codeCallFrequency' ? { range: [0, 1] } : { range: 'fromZero' },
+      options: withDashedMarkers(
+        stepChartOptions(
+          overlaySeries(nmax.map((n) => `Nmax ${n}`), colours, groups, extra),
+          metric === 'accuracy' || metric === 'testAccuracy' || metric === 'codeCallFrequency' ? { range: [0, 1] } : { range: 'fromZero' },
+        ),
       ),
       data: (state: LabState): uPlot.AlignedData => overlayColumns(sweepRuns(state), metric),
       version: (state: LabState) => sweepRuns(state).map((r) => `${r.id}:${r.revision}`).join(','),
     };
-  }, [runKey, metric]);
+  }, [seriesKey, metric]);
 
   return (
     <section className="panel sweep" aria-labelledby="sweep-title" data-testid="sweep-panel">
@@ -116,6 +132,14 @@ export function SweepPanel() {
               </select>
             }
           />
+          {identicalNote && (
+            <p className="sweep-identical" data-testid="sweep-identical">
+              {identicalNote}
+            </p>
+          )}
+          <p className="sweep-conclusion" data-testid="sweep-conclusion">
+            {conclusionLine(sweepFigures(runs))}
+          </p>
           <SweepTables runs={runs} evalNmax={evalNmax} onEvaluate={(id) => void controller.evaluateRun(id)} disabled={!ready || busy !== null || training} />
         </>
       )}

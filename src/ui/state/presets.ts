@@ -17,6 +17,8 @@ const LABELLED: Record<string, LabPreset> = {
   'no-tool': { label: 'No tool (Nmax 0)', config: PRESETS['no-tool'] },
   // The sweep trains one run per Nmax, so it uses the CPU-sized budget of the quick demo.
   sweep: { label: 'Nmax sweep', config: PRESETS.quick, sweepNmax: [0, 1, 2, 4] },
+  // The ablation is a sweep too: Train queues its arms, those of docs/tasks.md's measured sweep.
+  ablation: { label: 'Nmax ablation (sweep 0, 1, 2, 4, 8)', config: PRESETS.ablation, sweepNmax: [0, 1, 2, 4, 8] },
   quick: { label: 'Quick demo', config: PRESETS.quick },
 };
 
