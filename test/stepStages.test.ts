@@ -106,7 +106,8 @@ describe('a step in slow motion', () => {
     expect(group.expected).toBe(groupSamples[0].expected);
 
     expect(rollouts.group.answers.map((a) => a.segments)).toEqual(groupSamples.map((s) => s.segments));
-    expect(rollouts.group.answers.every((a) => a.reward === null && a.advantage === null && a.tokens === null)).toBe(true);
+    expect(rollouts.group.answers.every((a) => a.reward === null && a.advantage === null && a.tokens === null && a.parts === null)).toBe(true);
+    expect(stages.every((s) => s.algorithm === 'grpo')).toBe(true);
     expect(rollouts.group.meanReward).toBeNull();
     expect(rewards.group.kept).toBeNull();
 
@@ -119,7 +120,7 @@ describe('a step in slow motion', () => {
     expect(rewards.group.answers.map((a) => a.reward)).toEqual(groupRewards);
     const mean = groupRewards.reduce((a, b) => a + b, 0) / GROUP_SIZE;
     expect(rewards.group.meanReward).toBe(mean);
-    expect(rewards.group.answers.every((a) => a.advantage === null)).toBe(true);
+    expect(rewards.group.answers.every((a) => a.advantage === null && a.parts === null)).toBe(true);
 
     // GRPO: (reward - group mean) / (group std + 1e-6) on every policy token, 0 on the tool's output.
     const std = Math.sqrt(groupRewards.reduce((a, r) => a + (r - mean) ** 2, 0) / GROUP_SIZE);
@@ -128,6 +129,10 @@ describe('a step in slow motion', () => {
       expect(answer.advantage).toBeCloseTo(expected, 5);
       expect(answer.tokens!.map((t) => t.text).join('')).toBe(groupSamples[j].response);
       for (const token of answer.tokens!) expect(token.advantage).toBeCloseTo(token.policy ? expected : 0, 5);
+      // Its parts, which the panel shows, recompute it.
+      expect(answer.parts).toEqual({ baseline: mean, shift: 0, scale: expect.closeTo(std + 1e-6, 12) });
+      const { baseline, shift, scale } = answer.parts!;
+      expect(Math.abs((answer.reward! - baseline - shift) / scale - answer.advantage!)).toBeLessThan(1e-6);
     });
 
     expect(update.metrics).toEqual(record.metrics);

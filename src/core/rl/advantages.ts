@@ -4,7 +4,11 @@
  * Rewards arrive grouped: `groupSize` consecutive entries are the samples for one prompt.
  */
 
-function groupMeans(rewards: number[], groupSize: number): number[] {
+/** GRPO's eps, added to a group's std before dividing by it. */
+export const GRPO_EPS = 1e-6;
+
+/** The mean reward of each group. */
+export function groupMeans(rewards: number[], groupSize: number): number[] {
   if (!Number.isInteger(groupSize) || groupSize < 1 || rewards.length % groupSize !== 0) {
     throw new RangeError(`group size ${groupSize} does not divide ${rewards.length} rewards`);
   }
@@ -23,18 +27,22 @@ export function groupMeanBaseline(rewards: number[], groupSize: number): number[
   return rewards.map((r, i) => r - means[Math.floor(i / groupSize)]);
 }
 
-/**
- * GRPO: (r - mean) / (std + eps) within each group, with the population std (divisor G, so a group
- * of one is defined). A group whose rewards are all equal carries no signal and gets 0 exactly,
- * whatever eps is.
- */
-export function grpoNormalise(rewards: number[], groupSize: number, eps = 1e-6): number[] {
-  const means = groupMeans(rewards, groupSize);
-  const stds = means.map((mean, g) => {
+/** The population std (divisor G, so a group of one is defined) of each group's rewards. */
+export function groupStds(rewards: number[], groupSize: number): number[] {
+  return groupMeans(rewards, groupSize).map((mean, g) => {
     let squares = 0;
     for (let i = g * groupSize; i < (g + 1) * groupSize; i++) squares += (rewards[i] - mean) ** 2;
     return Math.sqrt(squares / groupSize);
   });
+}
+
+/**
+ * GRPO: (r - mean) / (std + eps) within each group. A group whose rewards are all equal carries no
+ * signal and gets 0 exactly, whatever eps is.
+ */
+export function grpoNormalise(rewards: number[], groupSize: number, eps = GRPO_EPS): number[] {
+  const means = groupMeans(rewards, groupSize);
+  const stds = groupStds(rewards, groupSize);
   return rewards.map((r, i) => {
     const g = Math.floor(i / groupSize);
     return stds[g] === 0 ? 0 : (r - means[g]) / (stds[g] + eps);
@@ -42,11 +50,10 @@ export function grpoNormalise(rewards: number[], groupSize: number, eps = 1e-6):
 }
 
 /**
- * Shift and scale the entries where mask is non-zero (all entries without a mask) to mean 0 and
- * std 1 (population variance, (v - mean) / sqrt(var + eps)); entries outside the mask become 0.
- * With no entry inside the mask the result is all zeros.
+ * What `whiten` subtracts (the mean of the entries inside the mask) and divides by (sqrt(var + eps),
+ * population variance). With no entry inside the mask every result is 0: shift 0, scale Infinity.
  */
-export function whiten(values: ArrayLike<number>, mask?: ArrayLike<number>, eps = 1e-8): Float32Array {
+export function whiteningMoments(values: ArrayLike<number>, mask?: ArrayLike<number>, eps = 1e-8): { shift: number; scale: number } {
   if (mask !== undefined && mask.length !== values.length) {
     throw new RangeError(`whiten: mask has ${mask.length} entries for ${values.length} values`);
   }
@@ -59,12 +66,22 @@ export function whiten(values: ArrayLike<number>, mask?: ArrayLike<number>, eps 
       sum += values[i];
     }
   }
-  const out = new Float32Array(values.length);
-  if (count === 0) return out;
+  if (count === 0) return { shift: 0, scale: Infinity };
   const mean = sum / count;
   let squares = 0;
   for (let i = 0; i < values.length; i++) if (inside(i)) squares += (values[i] - mean) ** 2;
-  const scale = 1 / Math.sqrt(squares / count + eps);
-  for (let i = 0; i < values.length; i++) if (inside(i)) out[i] = (values[i] - mean) * scale;
+  return { shift: mean, scale: Math.sqrt(squares / count + eps) };
+}
+
+/**
+ * Shift and scale the entries where mask is non-zero (all entries without a mask) to mean 0 and
+ * std 1 (population variance, (v - mean) / sqrt(var + eps)); entries outside the mask become 0.
+ * With no entry inside the mask the result is all zeros.
+ */
+export function whiten(values: ArrayLike<number>, mask?: ArrayLike<number>, eps = 1e-8): Float32Array {
+  const { shift, scale } = whiteningMoments(values, mask, eps);
+  const out = new Float32Array(values.length);
+  const factor = 1 / scale;
+  for (let i = 0; i < values.length; i++) if (mask === undefined || mask[i] !== 0) out[i] = (values[i] - shift) * factor;
   return out;
 }

@@ -5,16 +5,31 @@
  * - reinforce++: reward minus the group mean, on every policy token, whitened over the batch
  *   (no critic);
  * - grpo: reward normalised within its group, on every policy token.
- * Rollouts come group by group (groupSize consecutive samples of one prompt).
+ * Rollouts come group by group (groupSize consecutive samples of one prompt). Each rollout's
+ * advantage is also given in parts, so the lab's slow motion can show a student how to recompute it.
  */
 import type { Algorithm } from '../experiment';
 import { gaeOverPolicyTokens } from './gae';
-import { groupMeanBaseline, grpoNormalise, whiten } from './advantages';
+import { GRPO_EPS, groupMeanBaseline, groupMeans, groupStds, grpoNormalise, whiten, whiteningMoments } from './advantages';
 import type { Rollout } from '../env/rollout';
+
+/** A rollout's advantage in parts: (reward - baseline - shift) / scale is the mean of its policy tokens' advantages. */
+export interface AdvantageParts {
+  /**
+   * What the reward is measured against: the group's mean reward, or for ppo the reward minus the
+   * mean GAE advantage over its policy tokens (with gamma = lambda = 1, the critic's mean value over them).
+   */
+  baseline: number;
+  /** Subtracted by batch whitening (its mean); 0 for grpo. */
+  shift: number;
+  /** Divided by: the batch's std for whitening, the group's std + eps for grpo. */
+  scale: number;
+}
 
 export interface Credit {
   advantages: Float32Array[];
   returns: Float32Array[];
+  parts: AdvantageParts[];
 }
 
 export function assignCredit(
@@ -30,29 +45,63 @@ export function assignCredit(
       if (last >= 0) tokenRewards[last] = rewards[i];
       return gaeOverPolicyTokens({ values: r.values, rewards: tokenRewards, policyMask: masks[i], gamma: options.gamma, lambda: options.lambda });
     });
+    const raw = perRollout.map((g) => g.advantages);
+    const { advantages, shift, scale } = whitenAcross(raw, masks);
     return {
-      advantages: whitenAcross(perRollout.map((g) => g.advantages), masks),
+      advantages,
       returns: perRollout.map((g) => g.returns),
+      parts: raw.map((a, i) => ({ baseline: rewards[i] - meanOverPolicyTokens(a, masks[i]), shift, scale })),
     };
   }
-  const sequenceAdvantages =
-    options.algorithm === 'grpo' ? grpoNormalise(rewards, options.groupSize) : groupMeanBaseline(rewards, options.groupSize);
-  const broadcast = masks.map((mask, i) => Float32Array.from(mask, (m) => m * sequenceAdvantages[i]));
+  const means = groupMeans(rewards, options.groupSize);
+  const baselines = rewards.map((_, i) => means[Math.floor(i / options.groupSize)]);
+  const returns = masks.map((mask) => new Float32Array(mask.length));
+  if (options.algorithm === 'grpo') {
+    const stds = groupStds(rewards, options.groupSize);
+    const advantages = grpoNormalise(rewards, options.groupSize);
+    return {
+      advantages: masks.map((mask, i) => Float32Array.from(mask, (m) => m * advantages[i])),
+      returns,
+      parts: baselines.map((baseline, i) => ({ baseline, shift: 0, scale: stds[Math.floor(i / options.groupSize)] + GRPO_EPS })),
+    };
+  }
+  const centred = groupMeanBaseline(rewards, options.groupSize);
+  const { advantages, shift, scale } = whitenAcross(
+    masks.map((mask, i) => Float32Array.from(mask, (m) => m * centred[i])),
+    masks,
+  );
   return {
-    advantages: options.algorithm === 'grpo' ? broadcast : whitenAcross(broadcast, masks),
-    returns: masks.map((mask) => new Float32Array(mask.length)),
+    advantages,
+    returns,
+    parts: baselines.map((baseline) => ({ baseline, shift, scale })),
   };
 }
 
-/** Whitens the policy-token entries of all rollouts together (batch whitening). */
-function whitenAcross(perRollout: Float32Array[], masks: number[][]): Float32Array[] {
-  const flat = whiten(concat(perRollout), concat(masks.map((m) => Float32Array.from(m))));
+/** The mean of a rollout's values over its policy tokens (0 when it has none). */
+export function meanOverPolicyTokens(values: ArrayLike<number>, policyMask: ArrayLike<number>): number {
+  let sum = 0;
+  let count = 0;
+  for (let t = 0; t < policyMask.length; t++) {
+    if (policyMask[t] !== 0) {
+      sum += values[t];
+      count++;
+    }
+  }
+  return count === 0 ? 0 : sum / count;
+}
+
+/** Whitens the policy-token entries of all rollouts together (batch whitening), with what it subtracted and divided by. */
+function whitenAcross(perRollout: Float32Array[], masks: number[][]): { advantages: Float32Array[]; shift: number; scale: number } {
+  const values = concat(perRollout);
+  const mask = concat(masks.map((m) => Float32Array.from(m)));
+  const flat = whiten(values, mask);
   let offset = 0;
-  return perRollout.map((a) => {
+  const advantages = perRollout.map((a) => {
     const part = flat.slice(offset, offset + a.length);
     offset += a.length;
     return part;
   });
+  return { advantages, ...whiteningMoments(values, mask) };
 }
 
 function concat(parts: Float32Array[]): Float32Array {

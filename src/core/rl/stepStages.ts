@@ -5,10 +5,12 @@
  * so a watched step equals an unwatched one.
  */
 import { formatToolOutput } from '../env/episode';
+import type { Algorithm } from '../experiment';
 import type { Rollout } from '../env/rollout';
 import type { StepMetrics } from '../metrics/stepMetrics';
 import type { Problem } from '../tasks/problem';
 import { decode } from '../tokenizer';
+import { meanOverPolicyTokens, type AdvantageParts, type Credit } from './creditAssignment';
 import { rolloutSample, type SampleSegment } from './rolloutSample';
 
 export const STEP_STAGES = ['rollouts', 'python', 'rewards', 'advantages', 'update'] as const;
@@ -37,11 +39,15 @@ export interface StageAnswer {
   advantage: number | null;
   /** Per token, from the advantages stage on, for a kept answer. */
   tokens: AdvantageToken[] | null;
+  /** What `advantage` is made of, (reward - baseline - shift) / scale, when it is known. */
+  parts: AdvantageParts | null;
 }
 
 export interface StepStage {
   stage: StepStageName;
   step: number;
+  /** How advantages are made: the baseline is the group's mean reward, or (ppo) the critic's estimate. */
+  algorithm: Algorithm;
   /** The group shown: the first the filter keeps (it has advantages to show), else the first. */
   group: {
     index: number;
@@ -66,11 +72,12 @@ export class StepStageView {
   private readonly size: number;
   /** Per answer of the shown group, per call: the tool output the model read back. */
   private readonly outputs: (string | null)[][];
-  private advantages: Float32Array[] | null = null;
+  private credit: Pick<Credit, 'advantages' | 'parts'> | null = null;
   private kept = false;
 
   constructor(
     private readonly step: number,
+    private readonly algorithm: Algorithm,
     private readonly prompts: string[],
     private readonly problems: Problem[],
     private readonly rollouts: Rollout[],
@@ -86,11 +93,12 @@ export class StepStageView {
     );
   }
 
-  /** The shown group's per-token advantages, given the kept rollouts' (in the order of `keptIndices`). */
-  setCredit(keptIndices: number[], advantages: Float32Array[]): void {
+  /** The shown group's advantages, given the kept rollouts' credit (in the order of `keptIndices`). */
+  setCredit(keptIndices: number[], credit: Credit): void {
     const position = keptIndices.indexOf(this.first);
     this.kept = position >= 0;
-    this.advantages = this.kept ? advantages.slice(position, position + this.size) : [];
+    const end = position + this.size;
+    this.credit = this.kept ? { advantages: credit.advantages.slice(position, end), parts: credit.parts.slice(position, end) } : null;
   }
 
   snapshot(stage: StepStageName, metrics: StepMetrics | null = null): StepStage {
@@ -101,19 +109,22 @@ export class StepStageView {
     const answers = groupRewards.map((reward, j): StageAnswer => {
       const i = this.first + j;
       const sample = rolloutSample(this.step, this.prompts[i], this.problems[i], this.rollouts[i], reward);
-      const advantages = credited && this.kept ? this.advantages![j] : null;
+      const credit = credited ? this.credit : null;
+      const advantages = credit ? credit.advantages[j] : null;
       return {
         segments: sample.segments,
         calls: sample.calls.map((c, k) => ({ code: c.code, output: this.outputs[j][k], ok: c.ok })),
         reward: rewarded ? reward : null,
         advantage: advantages ? meanOverPolicyTokens(advantages, this.rollouts[i].episode.policyMask) : null,
         tokens: advantages ? advantageTokens(this.rollouts[i], advantages) : null,
+        parts: credit ? { ...credit.parts[j] } : null,
       };
     });
     const problem = this.problems[this.first];
     return {
       stage,
       step: this.step,
+      algorithm: this.algorithm,
       group: {
         index: this.first / this.size,
         count: this.passing.length,
@@ -126,18 +137,6 @@ export class StepStageView {
       metrics: metrics && { ...metrics },
     };
   }
-}
-
-function meanOverPolicyTokens(advantages: Float32Array, policyMask: number[]): number {
-  let sum = 0;
-  let count = 0;
-  policyMask.forEach((m, t) => {
-    if (m === 1) {
-      sum += advantages[t];
-      count++;
-    }
-  });
-  return count === 0 ? 0 : sum / count;
 }
 
 function advantageTokens(rollout: Rollout, advantages: Float32Array): AdvantageToken[] {

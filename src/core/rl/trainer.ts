@@ -132,7 +132,7 @@ export class Trainer {
     metrics.filterPassRate = mean(passing.map(Number));
     const kept = keptRolloutIndices(passing, config.groupSize);
 
-    const view = observer && new StepStageView(step, prompts, problems, rollouts, rewards, passing, config.maxOutputChars);
+    const view = observer && new StepStageView(step, config.algorithm, prompts, problems, rollouts, rewards, passing, config.maxOutputChars);
     let watchedMs = 0;
     const show = async (stage: StepStageName) => {
       if (!observer || !view) return;
@@ -150,7 +150,7 @@ export class Trainer {
     if (kept.length > 0) {
       const keptRollouts = kept.map((i) => rollouts[i]);
       const credit = assignCredit(keptRollouts, kept.map((i) => rewards[i]), config);
-      view?.setCredit(kept, credit.advantages);
+      view?.setCredit(kept, credit);
       await show('advantages');
       const sequences = keptRollouts.map((r, j) => trainingSequence(r, credit.advantages[j], credit.returns[j]));
       const refLogProbs = await responseLogProbs(this.reference, sequences, config.temperature);

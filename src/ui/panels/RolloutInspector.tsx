@@ -8,6 +8,7 @@ import { memo, useDeferredValue, useState } from 'react';
 import type { RolloutSample } from '../../core/rl/rolloutSample';
 import { useLabState } from '../LabContext';
 import { selectedRun } from '../state/labStore';
+import { TranscriptSegments } from './TranscriptSegments';
 
 type SampleFilter = 'all' | 'correct' | 'wrong' | 'code' | 'errored';
 
@@ -83,21 +84,7 @@ export const SampleCard = memo(function SampleCard({ sample, testId = 'rollout-s
       </header>
       <pre className="transcript">
         <span className="segment-prompt">{sample.prompt}</span>
-        {sample.segments.map((segment, j) =>
-          segment.kind === 'env' ? (
-            <span key={j} className="segment-env" data-testid="env-segment" title="environment tokens: inserted by the sandbox, not trained on">
-              <span className="env-tag" aria-hidden="true">
-                sandbox output · not trained on
-              </span>
-              {/* Shown as its own block, so the newlines around it are the block's edges. */}
-              {segment.text.replace(/^\n/, '').replace(/\n$/, '')}
-            </span>
-          ) : (
-            <span key={j} className="segment-policy">
-              {segment.text}
-            </span>
-          ),
-        )}
+        <TranscriptSegments segments={sample.segments} />
       </pre>
     </li>
   );

@@ -2,13 +2,18 @@
  * Slow motion through one RL step (as GAN Lab steps through its training): the button beside Step
  * runs one step whose stages (rollouts, Python runs, rewards, baselines and advantages, update)
  * each wait for Next (or the right-arrow key, or N). A panel names the stages, the current one
- * marked, and shows one group's answers: their code and output, rewards, advantages, and one answer
- * coloured by its per-token advantages; then the curves' new point. Finish runs the rest at once.
+ * marked, and shows one group: a table of its answers (what each wrote, its code calls, reward,
+ * baseline and advantage) beside one chosen answer in full, then that answer's advantage as a sum
+ * and coloured by its per-token advantages, then the step's figures. Each stage fits a projector's
+ * 1280x720 without scrolling; at the curves' new point the panel shrinks to a strip below them.
+ * Finish runs the rest at once.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { StepStage, StepStageName } from '../../core/rl/stepStages';
+import type { StageAnswer, StepStage, StepStageName } from '../../core/rl/stepStages';
 import { useLab } from '../LabContext';
 import { AdvantageTokens } from './AdvantageTokens';
+import { ADVANTAGE_PART_NAMES, advantageSum, signedAdvantage } from './advantageArithmetic';
+import { TranscriptSegments } from './TranscriptSegments';
 
 const STAGE_TEXT: Record<StepStageName, { title: string; explains: string }> = {
   rollouts: {
@@ -27,11 +32,11 @@ const STAGE_TEXT: Record<StepStageName, { title: string; explains: string }> = {
   advantages: {
     title: 'Baselines and advantages',
     explains:
-      "An answer's advantage is how much better it did than its group's baseline (the group's mean reward, or the critic's estimate for PPO). Groups all right or all wrong teach nothing and are dropped (the group filter).",
+      "An answer's advantage is how much better it did than its baseline, scaled so a step's pushes have a steady size. Groups all right or all wrong teach nothing and are dropped (the group filter).",
   },
   update: {
     title: 'Update',
-    explains: 'One gradient step makes answers with a positive advantage more likely and the others less. The step\'s figures:',
+    explains: "One gradient step makes answers with a positive advantage more likely and the others less. The step's figures:",
   },
 };
 
@@ -111,7 +116,7 @@ function SlowMotionPanel({ view, onNext, onFinish, onClose }: { view: View; onNe
   const reached = stage ? STAGES.indexOf(stage.stage) : -1;
   const current = done ? STAGES.length : reached;
   return (
-    <section className="slow-motion" role="region" aria-label="Slow motion step" data-testid="slow-motion">
+    <section className={done ? 'slow-motion slow-motion-finished' : 'slow-motion'} role="region" aria-label="Slow motion step" data-testid="slow-motion">
       <header className="slow-motion-head">
         <h2>Slow motion{stage ? `: step ${stage.step}` : ''}</h2>
         <ol className="slow-motion-stages">
@@ -154,101 +159,130 @@ function SlowMotionPanel({ view, onNext, onFinish, onClose }: { view: View; onNe
   );
 }
 
+/** What an answer's code calls came to: "2 ran, 1 error", "1 not run (Nmax)", "none". */
+function callSummary(answer: StageAnswer, ran: boolean): string {
+  if (answer.calls.length === 0) return 'none';
+  if (!ran) return String(answer.calls.length);
+  const executed = answer.calls.filter((c) => c.output !== null);
+  const errors = executed.filter((c) => c.ok === false).length;
+  const skipped = answer.calls.length - executed.length;
+  return [`${executed.length} ran`, errors > 0 && `${errors} error${errors === 1 ? '' : 's'}`, skipped > 0 && `${skipped} not run (Nmax)`]
+    .filter(Boolean)
+    .join(', ');
+}
+
+/** The answer shown in full until the student picks another: the first whose code ran, else the first. */
+const firstWithOutput = (answers: StageAnswer[]) => Math.max(0, answers.findIndex((a) => a.calls.some((c) => c.output !== null)));
+
+/** What the baseline and the normalisation are, for a student redoing the sum. */
+const PART_NOTES: Record<StepStage['algorithm'], string> = {
+  ppo: "The critic's value is its estimate of the reward, averaged over the answer's tokens; batch mean and std are over every token of every kept answer in the step. Each token has its own advantage (the colours): the figure is their mean.",
+  'reinforce++': "The group mean is the group's mean reward; batch mean and std of (reward − group mean) are over every token of every kept answer in the step.",
+  grpo: "The group mean and std are of the group's rewards (the std plus 1e-6); nothing is shifted across the batch.",
+};
+
 function StageView({ stage }: { stage: StepStage }) {
   const { group } = stage;
   const at = STAGES.indexOf(stage.stage);
   const shows = (name: StepStageName) => at >= STAGES.indexOf(name);
-  const withTokens = group.answers.map((a, i) => [i, Math.abs(a.advantage ?? 0)] as const).filter(([i]) => group.answers[i].tokens !== null);
-  const strongest = withTokens.length === 0 ? null : withTokens.reduce((best, x) => (x[1] > best[1] ? x : best))[0];
   const [chosen, setChosen] = useState<number | null>(null);
-  const coloured = chosen !== null && group.answers[chosen]?.tokens ? chosen : strongest;
+  const shown = chosen ?? firstWithOutput(group.answers);
+  const answer = group.answers[shown];
+  const names = ADVANTAGE_PART_NAMES[stage.algorithm];
+  const credited = shows('advantages') && group.kept === true;
 
   return (
-    <div data-testid={`slow-motion-${stage.stage}`}>
+    <div className="slow-motion-stage" data-testid={`slow-motion-${stage.stage}`}>
       <p className="slow-motion-explains">{STAGE_TEXT[stage.stage].explains}</p>
       <p className="slow-motion-question">
         Group {group.index + 1} of {group.count}: <span className="segment-prompt">{group.prompt.trim()}</span> (expected {group.expected})
-        {shows('rewards') && group.meanReward !== null && <> · group mean reward {group.meanReward.toFixed(2)}</>}
+        {shows('rewards') && group.meanReward !== null && <> · group mean reward {group.meanReward.toFixed(3)}</>}
         {group.kept === false && <> · dropped by the group filter: no update from it</>}
       </p>
-      <ol className="slow-motion-answers">
-        {group.answers.map((answer, i) => (
-          <li key={i} className="slow-motion-answer" data-testid="slow-motion-answer">
-            <header>
-              <span>answer {i + 1}</span>
-              {answer.reward !== null && (
-                <span className={`reward ${answer.reward > 0 ? 'reward-ok' : 'reward-no'}`} data-testid="slow-motion-reward">
-                  reward {answer.reward}
-                </span>
-              )}
-              {answer.advantage !== null && (
-                <span data-testid="slow-motion-advantage">
-                  advantage {answer.advantage >= 0 ? '+' : ''}
-                  {answer.advantage.toFixed(2)}
-                </span>
-              )}
-              {answer.tokens && (
-                <button type="button" className="chip" aria-pressed={coloured === i} onClick={() => setChosen(i)}>
-                  colour by token
-                </button>
-              )}
-            </header>
-            <pre className="transcript">
-              {answer.segments.map((segment, k) =>
-                segment.kind === 'policy' ? (
-                  <span key={k} className="segment-policy">
-                    {segment.text}
-                  </span>
-                ) : shows('python') ? (
-                  <span key={k} className="segment-env">
-                    {segment.text}
-                  </span>
-                ) : (
-                  <span key={k} className="segment-env segment-pending">
-                    {' [the sandbox\'s output: next stage] '}
-                  </span>
-                ),
-              )}
-            </pre>
-            {shows('python') && answer.calls.length > 0 && (
-              <ul className="slow-motion-calls">
-                {answer.calls.map((call, k) => (
-                  <li key={k} data-testid="slow-motion-call">
-                    call {k + 1}: <code>{call.code}</code> → {call.output === null ? 'not run (Nmax reached)' : <code className="segment-env">{call.output}</code>}
-                  </li>
-                ))}
-              </ul>
-            )}
-          </li>
-        ))}
-      </ol>
-      {shows('advantages') && coloured !== null && (
-        <div className="slow-motion-colouring">
-          <p>
-            Answer {coloured + 1}, each token coloured by its advantage (green: made more likely, red: less; amber: sandbox output, not
-            trained on):
-          </p>
-          <AdvantageTokens tokens={group.answers[coloured].tokens!} />
-        </div>
-      )}
-      {stage.metrics && (
-        <dl className="slow-motion-metrics" data-testid="slow-motion-metrics">
-          {(
-            [
-              ['answers right (batch accuracy)', stage.metrics.accuracy],
-              ['uses code (code-call frequency)', stage.metrics.codeCallFrequency],
-              ['groups kept (filter pass rate)', stage.metrics.filterPassRate],
-              ['gradient norm', stage.metrics.gradNorm],
-              ['KL to the start model', stage.metrics.kl],
-            ] as const
-          ).map(([label, value]) => (
-            <div key={label}>
-              <dt>{label}</dt>
-              <dd>{value === null ? 'none (no update)' : value.toFixed(3)}</dd>
+      <div className="slow-motion-columns">
+        <div className="slow-motion-group">
+          <table className="slow-motion-answers">
+            <thead>
+              <tr>
+                <th scope="col">answer</th>
+                <th scope="col" className="answer-preview">it wrote</th>
+                <th scope="col">code calls</th>
+                {shows('rewards') && <th scope="col">reward</th>}
+                {credited && <th scope="col">{names.baseline}</th>}
+                {credited && <th scope="col">advantage</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {group.answers.map((a, i) => (
+                <tr key={i} className={i === shown ? 'answer-shown' : ''} data-testid="slow-motion-answer">
+                  <td>
+                    <button type="button" className="chip" aria-pressed={i === shown} onClick={() => setChosen(i)} title="Show this answer in full">
+                      {i + 1}
+                    </button>
+                  </td>
+                  <td className="answer-preview">{a.segments.filter((g) => g.kind === 'policy').map((g) => g.text).join(' ')}</td>
+                  <td className="answer-calls">{callSummary(a, shows('python'))}</td>
+                  {shows('rewards') && (
+                    <td className={`reward ${a.reward! > 0 ? 'reward-ok' : 'reward-no'}`} data-testid="slow-motion-reward">
+                      {a.reward}
+                    </td>
+                  )}
+                  {credited && <td data-testid="slow-motion-baseline">{a.parts?.baseline.toFixed(3)}</td>}
+                  {credited && <td data-testid="slow-motion-advantage">{a.advantage === null ? '' : signedAdvantage(a.advantage)}</td>}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {credited && answer.parts && answer.reward !== null && answer.advantage !== null && (
+            <div className="slow-motion-arithmetic" data-testid="slow-motion-arithmetic">
+              <p>
+                advantage = (reward − {names.baseline}
+                {names.shift && <> − {names.shift}</>}) ÷ {names.scale}
+              </p>
+              <p>
+                answer {shown + 1}: <span data-testid="slow-motion-sum">{advantageSum(stage.algorithm, answer.reward, answer.parts)}</span> ={' '}
+                <strong>{signedAdvantage(answer.advantage)}</strong>
+              </p>
+              <p className="slow-motion-note">{PART_NOTES[stage.algorithm]}</p>
             </div>
-          ))}
-        </dl>
-      )}
+          )}
+          {stage.metrics && (
+            <dl className="slow-motion-metrics" data-testid="slow-motion-metrics">
+              {(
+                [
+                  ['answers right (batch accuracy)', stage.metrics.accuracy],
+                  ['uses code (code-call frequency)', stage.metrics.codeCallFrequency],
+                  ['groups kept (filter pass rate)', stage.metrics.filterPassRate],
+                  ['gradient norm', stage.metrics.gradNorm],
+                  ['KL to the start model', stage.metrics.kl],
+                ] as const
+              ).map(([label, value]) => (
+                <div key={label}>
+                  <dt>{label}</dt>
+                  <dd>{value === null ? 'none (no update)' : value.toFixed(3)}</dd>
+                </div>
+              ))}
+            </dl>
+          )}
+        </div>
+        <div className="slow-motion-shown" data-testid="slow-motion-shown">
+          {credited && answer.tokens ? (
+            <>
+              <p className="slow-motion-caption">
+                Answer {shown + 1}, each token coloured by its advantage (green: made more likely, red: less; amber: sandbox output, not trained on):
+              </p>
+              <AdvantageTokens tokens={answer.tokens} />
+            </>
+          ) : (
+            <>
+              <p className="slow-motion-caption">Answer {shown + 1} in full:</p>
+              <pre className="transcript">
+                <TranscriptSegments segments={answer.segments} pendingEnv={!shows('python')} />
+              </pre>
+            </>
+          )}
+        </div>
+      </div>
     </div>
   );
 }
