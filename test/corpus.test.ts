@@ -10,6 +10,7 @@ import { CORPUS_OUTPUT_CHARS } from '../src/core/corpus/notebookSessions';
 import { formatToolOutput } from '../src/core/env/episode';
 import { createNodeSandbox } from '../src/node/sandbox/nodeSandbox';
 import { decode, encode } from '../src/core/tokenizer';
+import { divisionCode, divisionOutput } from '../src/core/corpus/chainSessions';
 
 const QA = /^Q: what is ([^?\n]+)\?\nA:([\s\S]*)$/;
 const TOOL_ANSWER = /^ ```python\n([\s\S]*?)\n```\nAnswer: (-?\d+)$/;
@@ -245,63 +246,74 @@ describe('the corpus with every kind of problem', () => {
   }, 120_000);
 });
 
-describe('the chain kind in the corpus (base stage 7)', () => {
-  const STAGE7: CorpusRecipe = {
+describe('the chain kind in the corpus (base stage 8)', () => {
+  const STAGE8: CorpusRecipe = {
     ...DEFAULT_CORPUS_RECIPE,
     toolPrior: 0.1,
     searchToolPrior: 0.5,
     answerLineShare: 0.5,
-    kindMix: { arithmetic: 0.3, compose: 0.1, search: 0.1, errorProne: 0.08, multiStep: 0.17, chain: 0.25 },
+    kindMix: { arithmetic: 0.25, compose: 0.1, search: 0.1, errorProne: 0.08, multiStep: 0.12, chain: 0.35 },
   };
-  const DOCS7 = documents(23, 6000, STAGE7);
+  const DOCS8 = documents(23, 6000, STAGE8);
   const CELL = /```python\n([\s\S]*?)\n```\n```output\n([\s\S]*?)\n```/g;
-  const halvingCells = (d: string) => [...d.matchAll(CELL)].filter(([, code]) => /^half = \d+\/\/2\nprint\(half\)$/.test(code));
+  const divisionCells = (d: string) => [...d.matchAll(CELL)].filter(([, code]) => /^q = \d+\/\/7\nprint\(q, q%7==0\)$/.test(code));
 
   it('fits a pretraining row of 512 with BOS and EOS, and still never shows the full loop', () => {
-    for (const doc of DOCS7) {
+    for (const doc of DOCS8) {
       expect(doc.length).toBeLessThanOrEqual(510);
       if (doc.startsWith('Q:')) expect(doc).not.toContain('```output');
       else expect(doc).not.toContain('Q:');
     }
   });
 
-  it('halves one cell at a time, each cell copying the last output, until the output is odd; sessions of one to five cells', () => {
-    const sessions = DOCS7.filter((d) => !d.startsWith('Q:') && halvingCells(d).length > 0);
+  it('divides by 7 one cell at a time, each cell copying the last output, until 7 no longer divides it; sessions of one to five cells', () => {
+    const sessions = DOCS8.filter((d) => !d.startsWith('Q:') && divisionCells(d).length > 0);
     const lengths = new Set<number>();
     for (const d of sessions) {
-      const cells = halvingCells(d);
+      const cells = divisionCells(d);
       lengths.add(cells.length);
       for (let i = 0; i < cells.length; i++) {
         const n = Number(/\d+/.exec(cells[i][1])![0]);
-        expect(cells[i][2]).toBe(String(n / 2));
-        if (i > 0) expect(String(n)).toBe(cells[i - 1][2]);
-        expect(n % 2).toBe(0);
+        const left = n / 7;
+        expect(cells[i][2]).toBe(`${left} ${left % 7 === 0 ? 'True' : 'False'}`);
+        if (i > 0) expect(`${n} True`).toBe(cells[i - 1][2]);
+        expect(n % 7).toBe(0);
       }
-      expect(Number(cells.at(-1)![2]) % 2).toBe(1);
-      expect(d.endsWith(cells.at(-1)![2]) || d.endsWith(`${cells.at(-1)![2]}.`)).toBe(true);
+      const answer = cells.at(-1)![2].replace(/ False$/, '');
+      expect(Number(answer) % 7).not.toBe(0);
+      expect(d.endsWith(answer) || d.endsWith(`${answer}.`)).toBe(true);
     }
     expect([...lengths].sort()).toEqual([1, 2, 3, 4, 5]);
     // The one-cell loop is there too, so one call for every depth stays a thing the model has read.
-    expect(DOCS7.filter((d) => d.includes('while n % 2 == 0:')).length).toBeGreaterThan(5);
+    expect(DOCS8.filter((d) => d.includes('while n % 7 == 0:')).length).toBeGreaterThan(5);
   });
 
-  it('answers a chain question with its first halving at the tool prior, and a search question with its loop at the search tool prior', () => {
-    const qa = qaDocs(DOCS7);
-    const chainQa = qa.filter((d) => d.includes('halved until odd'));
+  it('writes each division cell\'s output exactly as real Python prints it, True while 7 still divides the quotient', async () => {
+    const numbers = [50421, 7203, 147, 999_992, 7];
+    const printed = await pythonStdout(numbers.map(divisionCode));
+    expect(printed).toEqual(numbers.map((n) => `${divisionOutput(n)}\n`));
+    expect(numbers.map(divisionOutput)).toEqual(['7203 True', '1029 True', '21 True', '142856 True', '1 False']);
+  }, 60_000);
+
+  it('answers a chain question with its first division at the tool prior, and a search question with its loop at the search tool prior', () => {
+    const qa = qaDocs(DOCS8);
+    const chainQa = qa.filter((d) => d.includes('divided by 7 until'));
     const chainTool = chainQa.filter((d) => d.includes('```python'));
     for (const d of chainTool) {
-      const start = /when (\d+) is halved/.exec(d)![1];
-      expect(d).toMatch(new RegExp(`A: \`\`\`python\nhalf = ${start}//2\nprint\\(half\\)\n\`\`\`\nAnswer: \\d+$`));
+      const start = /when (\d+) is divided/.exec(d)![1];
+      expect(d).toMatch(new RegExp(`A: \`\`\`python\nq = ${start}//7\nprint\\(q, q%7==0\\)\n\`\`\`\nAnswer: \\d+$`));
     }
-    expect(chainTool.length / chainQa.length).toBeCloseTo(0.1, 1);
+    // A share drawn n times lies within three standard errors of its probability.
+    const withinNoise = (hits: number, n: number, p: number) => expect(Math.abs(hits / n - p)).toBeLessThan(3 * Math.sqrt((p * (1 - p)) / n));
+    withinNoise(chainTool.length, chainQa.length, 0.1);
     const searchQa = qa.filter((d) => /x\*\*3 =|smallest n/.test(d));
     const searchTool = searchQa.filter((d) => d.includes('```python'));
-    expect(searchTool.length / searchQa.length).toBeCloseTo(0.5, 1);
+    withinNoise(searchTool.length, searchQa.length, 0.5);
     for (const d of searchTool.filter((x) => x.includes('x**3'))) {
       const cube = /x\*\*3 = (\d+)\?/.exec(d)![1];
       expect(d).toContain(`if x**3 == ${cube}:`);
     }
-    expect(() => validateCorpusRecipe({ ...STAGE7, searchToolPrior: 2 })).toThrow(/searchToolPrior/);
-    expect(validateCorpusRecipe(JSON.parse(JSON.stringify(STAGE7)))).toEqual(STAGE7);
+    expect(() => validateCorpusRecipe({ ...STAGE8, searchToolPrior: 2 })).toThrow(/searchToolPrior/);
+    expect(validateCorpusRecipe(JSON.parse(JSON.stringify(STAGE8)))).toEqual(STAGE8);
   });
 });

@@ -52,7 +52,7 @@ const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 /** The kind of problem a prompt asks, read from its wording (the families' question forms, docs/tasks.md). */
 function kindOfPrompt(prompt: string): Kind {
   if (/ x \d/.test(prompt)) return 'errorProne';
-  if (/halved until odd/.test(prompt)) return 'chain';
+  if (/divided by 7 until/.test(prompt)) return 'chain';
   if (/digit sum of/.test(prompt)) return 'multiStep';
   if (/multiples|digits|gcd|primes/.test(prompt)) return 'compose';
   if (/which x|smallest n/.test(prompt)) return 'search';

@@ -12,7 +12,8 @@ import { coldStartTraces, completeTrace, traceResponse, VERBOSE_SHARE, type Cold
 import { SftTrainer, traceRow } from '../src/core/sft/sftTrainer';
 import { REPAIR_SHARE, writtenExpression } from '../src/core/sft/tracePlans';
 import { SHORT_REASONING } from '../src/core/sft/traceTexts';
-import { CHAIN_FAMILIES, chainStartOf, halvingSteps } from '../src/core/tasks/chainFamilies';
+import { divisionCode } from '../src/core/corpus/chainSessions';
+import { CHAIN_FAMILIES, chainStartOf, chainSteps } from '../src/core/tasks/chainFamilies';
 import { firstStepExpression, firstStepValue } from '../src/core/tasks/multiStepFamilies';
 import { KINDS, MAX_DEPTH, type Problem } from '../src/core/tasks/problem';
 import { answerReward } from '../src/core/tasks/reward';
@@ -81,22 +82,22 @@ describe('completeTrace', () => {
     expect(plain!.verbose).toBe(false);
   });
 
-  it('drops a repair whose copied call did not fail, and a chain whose output never turns odd', async () => {
+  it('drops a repair whose copied call did not fail, and a chain whose output 7 always divides', async () => {
     const times = ERROR_PRONE_FAMILIES.timesProduct(new Random(1));
     const repair: TraceDraft = { plan: { kind: 'repair', written: writtenExpression(times), code: times.solution }, reasoning: 'Use Python.', verbose: null };
     expect(await completeTrace(times, repair, TOOL_FORMATS.retool, cannedSandbox(`${times.answer}\n`), RUN, { ...LIMITS, maxResponseTokens: 400 })).toBeNull();
-    const chain = CHAIN_FAMILIES.halving(new Random(1));
+    const chain = CHAIN_FAMILIES.sevens(new Random(1));
     const calls: string[] = [];
-    const evenForever: PythonSandbox = {
+    const sevensForever: PythonSandbox = {
       async run(code: string) {
         calls.push(code);
-        return { ok: true, stdout: '8\n', stderr: '', timedOut: false, truncated: false, durationMs: 0.1 };
+        return { ok: true, stdout: '49 True\n', stderr: '', timedOut: false, truncated: false, durationMs: 0.1 };
       },
       async close() {},
     };
-    const halving: TraceDraft = { plan: { kind: 'halving', start: chainStartOf(chain) }, reasoning: 'Use Python.', verbose: null };
-    expect(await completeTrace(chain, halving, TOOL_FORMATS.retool, evenForever, RUN, { ...LIMITS, maxResponseTokens: 400 })).toBeNull();
-    expect(calls).toEqual([`print(${chainStartOf(chain)}//2)`, ...Array<string>(MAX_DEPTH - 1).fill('print(8//2)')]);
+    const division: TraceDraft = { plan: { kind: 'division', start: chainStartOf(chain) }, reasoning: 'Use Python.', verbose: null };
+    expect(await completeTrace(chain, division, TOOL_FORMATS.retool, sevensForever, RUN, { ...LIMITS, maxResponseTokens: 400 })).toBeNull();
+    expect(calls).toEqual([divisionCode(chainStartOf(chain)), ...Array<string>(MAX_DEPTH - 1).fill(divisionCode(49))]);
   });
 });
 
@@ -136,8 +137,8 @@ describe('coldStartTraces with the Node sandbox', () => {
 const SYNTAX_ERROR = 'SyntaxError: invalid syntax. Perhaps you forgot a comma?';
 
 /** A trace's calls as the model wrote and read them: the code of each block and the output block after it. */
-function callsOf(trace: ColdStartTrace): { code: string; output: string }[] {
-  const { codeOpen, codeClose, outputOpen, outputClose } = TOOL_FORMATS.retool;
+function callsOf(trace: ColdStartTrace, format = TOOL_FORMATS.retool): { code: string; output: string }[] {
+  const { codeOpen, codeClose, outputOpen, outputClose } = format;
   return trace.segments
     .filter((s) => s.kind === 'env')
     .map((env, i) => {
@@ -170,8 +171,8 @@ describe('cold-start traces for every kind, with the classroom mix and cap', () 
 
   it('draws every kind in the classroom shares, never a held-out problem', () => {
     expect(traces).toHaveLength(160);
-    // At the 400-token cap every draft fits (the plain telling of a depth-5 chain is about 350).
-    expect(drafted).toBe(160);
+    // Every draft fits the cap but a depth-5 chain's (below): one failed draft costs a sixth batch of 32.
+    expect(drafted).toBe(192);
     for (const kind of KINDS) {
       expect(ofKind(kind).length).toBeGreaterThan(0);
       expect(Math.abs(ofKind(kind).length / 160 - classroom.kindMix[kind])).toBeLessThan(0.06);
@@ -214,15 +215,26 @@ describe('cold-start traces for every kind, with the classroom mix and cap', () 
     }
   }, 60_000);
 
-  it('makes one call per halving for a chain, each copying the previous output', () => {
+  it('fits a depth-5 chain in ZeroTIR\'s fences but not in ReTool\'s longer tags, at the cap', async () => {
+    const rng = new Random(3);
+    let deepest = CHAIN_FAMILIES.sevens(rng);
+    while (deepest.depth !== 5) deepest = CHAIN_FAMILIES.sevens(rng);
+    const draft: TraceDraft = { plan: { kind: 'division', start: chainStartOf(deepest) }, reasoning: SHORT_REASONING[0], verbose: null };
+    const fenced = await completeTrace(deepest, draft, TOOL_FORMATS.zerotir, sandbox, RUN, limits);
+    expect(callsOf(fenced!, TOOL_FORMATS.zerotir)).toHaveLength(5);
+    expect(traceResponse(fenced!).length + 1).toBeLessThanOrEqual(classroom.maxResponseTokens);
+    expect(await completeTrace(deepest, draft, TOOL_FORMATS.retool, sandbox, RUN, limits)).toBeNull();
+  });
+
+  it('makes one call per division for a chain, each copying the previous output', () => {
     const chains = ofKind('chain');
-    expect(new Set(chains.map((t) => t.problem.depth)).size).toBe(5);
+    expect([...new Set(chains.map((t) => t.problem.depth))].sort()).toEqual([1, 2, 3, 4]);
     for (const t of chains) {
       const calls = callsOf(t);
       const start = chainStartOf(t.problem);
       expect(calls).toHaveLength(t.problem.depth!);
-      expect(calls.map((c) => c.output)).toEqual(halvingSteps(start).map(String));
-      calls.forEach((call, i) => expect(call.code).toBe(`print(${i === 0 ? start : calls[i - 1].output}//2)`));
+      expect(calls.map((c) => c.output)).toEqual(chainSteps(start).map((left, i, all) => `${left} ${i < all.length - 1 ? 'True' : 'False'}`));
+      calls.forEach((call, i) => expect(call.code).toBe(divisionCode(i === 0 ? start : Number(calls[i - 1].output.split(' ')[0]))));
     }
   });
 

@@ -27,7 +27,7 @@ describe('familyShares', () => {
     expect(shares.get('modulo')).toBeCloseTo((0.3 * 0.5) / 5, 12);
     // Multi-step 0.15 over its two families; the chain kind is one family.
     expect(shares.get('productDigitSum')).toBeCloseTo(0.075, 12);
-    expect(shares.get('halving')).toBeCloseTo(0.2, 12);
+    expect(shares.get('sevens')).toBeCloseTo(0.2, 12);
   });
 
   it('leaves out the kinds and tiers of weight 0', () => {

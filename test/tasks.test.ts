@@ -5,7 +5,7 @@ import { Random } from '../src/core/random';
 import { ARITHMETIC_FAMILIES, type ArithmeticFamilyName } from '../src/core/tasks/arithmeticFamilies';
 import { firstStepExpression, firstStepValue } from '../src/core/tasks/multiStepFamilies';
 import { FAMILIES, KIND_FAMILIES, TIER_FAMILIES } from '../src/core/tasks/families';
-import { CHAIN_DEPTH_SHARES, chainStartOf, halvingSteps } from '../src/core/tasks/chainFamilies';
+import { CHAIN_DEPTH_SHARES, chainStartOf, chainSteps } from '../src/core/tasks/chainFamilies';
 import { KINDS, problemDepth, TIERS, type Kind, type Problem, type Tier } from '../src/core/tasks/problem';
 import { formatPrompt } from '../src/core/tasks/prompt';
 import { ARITHMETIC_ONLY, evalSet, isHeldOut, testSet, trainProblem } from '../src/core/tasks/splits';
@@ -66,7 +66,7 @@ describe('families', () => {
       timesProductPlus: /^what is [1-9]\d\d x [1-9]\d \+ [1-9]\d?\?$/,
       productDigitSum: /^what is the digit sum of [1-9]\d\d\*[1-9]\d\?$/,
       sumDigitSum: /^what is the digit sum of [1-9]\d{3}\+[1-9]\d{3}\?$/,
-      halving: /^what is left when [1-9]\d{3,4} is halved until odd\?$/,
+      sevens: /^what is left when [1-9]\d{4,5} is divided by 7 until 7 no longer divides it\?$/,
     };
     expect(Object.keys(shapes).sort()).toEqual(KINDS.filter((k) => k !== 'arithmetic').flatMap((k) => KIND_FAMILIES[k]).sort());
     for (const kind of KINDS.filter((k) => k !== 'arithmetic')) {
@@ -110,21 +110,25 @@ describe('families', () => {
     expect(FAMILIES.primesBelow(new Random(1)).answer).toBeGreaterThan(0);
   });
 
-  it('halves a chain\'s number depth times to an odd answer, in one call per halving, with depths 1-5 in falling shares', () => {
+  it('divides a chain\'s number by 7 depth times to an answer 7 does not divide, one call per division, with depths 1-5 in falling shares', () => {
     const rng = new Random(14);
     const depths = [0, 0, 0, 0, 0, 0];
+    const sizes = new Set<number>();
     for (let i = 0; i < 20000; i++) {
-      const p = FAMILIES.halving(rng);
+      const p = FAMILIES.sevens(rng);
       const start = chainStartOf(p);
-      expect(p.answer % 2).toBe(1);
-      expect(start).toBe(p.answer * 2 ** p.depth!);
-      expect(halvingSteps(start)).toHaveLength(p.depth!);
-      expect(halvingSteps(start).at(-1)).toBe(p.answer);
+      expect(p.answer % 7).not.toBe(0);
+      expect(start).toBe(p.answer * 7 ** p.depth!);
+      expect(chainSteps(start)).toHaveLength(p.depth!);
+      expect(chainSteps(start).at(-1)).toBe(p.answer);
       expect(problemDepth(p)).toBe(p.depth);
       depths[p.depth!]++;
+      sizes.add(String(start).length);
     }
     for (const [depth, share] of Object.entries(CHAIN_DEPTH_SHARES)) expect(depths[Number(depth)] / 20000).toBeCloseTo(share, 1);
-    expect(halvingSteps(6784)).toEqual([3392, 1696, 848, 424, 212, 106, 53]);
+    // Five or six digits at every depth, so a start's length does not give its depth away.
+    expect([...sizes].sort()).toEqual([5, 6]);
+    expect(chainSteps(16807 * 3)).toEqual([7203, 1029, 147, 21, 3]);
     expect(() => chainStartOf({ question: 'what is 2+2?' })).toThrow(/not a chain question/);
     expect(problemDepth(FAMILIES.productDigitSum(rng))).toBe(2);
     expect(problemDepth(FAMILIES.cubeRoot(rng))).toBe(1);
@@ -199,7 +203,7 @@ describe('test set', () => {
     expect([count('easy'), count('medium'), count('hard')]).toEqual([16, 16, 32]);
     expect(new Set(set.map((p) => p.family)).size).toBe(Object.keys(FAMILIES).length);
     for (const family of KINDS.filter((k) => k !== 'arithmetic').flatMap((k) => KIND_FAMILIES[k])) {
-      expect(set.filter((p) => p.family === family)).toHaveLength(family === 'halving' ? 16 : 8);
+      expect(set.filter((p) => p.family === family)).toHaveLength(family === 'sevens' ? 16 : 8);
     }
     expect(new Set(set.map((p) => p.id)).size).toBe(160);
     expect(testSet()).toEqual(set);

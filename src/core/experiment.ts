@@ -10,8 +10,8 @@ import { KINDS, TIERS, type Kind, type Tier } from './tasks/problem';
 import { ARITHMETIC_ONLY, withLaterKindShares } from './tasks/splits';
 import type { PromptSampling } from './tasks/stepProblems';
 
-/** The base model's context (512) less the longest prompt with its BOS (52), rounded down to a multiple of 8 (test/tasks.test.ts). */
-export const MAX_RESPONSE_TOKENS = 456;
+/** The base model's context (512) less the longest prompt with its BOS (77, a chain question), rounded down to a multiple of 8 (test/tasks.test.ts). */
+export const MAX_RESPONSE_TOKENS = 432;
 
 export type Algorithm = 'ppo' | 'reinforce++' | 'grpo';
 export type { ToolFormatName };
@@ -104,8 +104,8 @@ const CLASSROOM: ExperimentConfig = {
   filterLow: 0.1,
   filterHigh: 0.9,
   temperature: 0.7,
-  // Room for a depth-5 chain (five calls, about 250 tokens) with a failed call beside it.
-  maxResponseTokens: 400,
+  // The bound: a depth-5 chain (five calls, up to 352 tokens in fences) with a failed call beside it.
+  maxResponseTokens: MAX_RESPONSE_TOKENS,
   maxOutputChars: 64,
   gradClip: 1,
   tierMix: { easy: 0.25, medium: 0.25, hard: 0.5 },

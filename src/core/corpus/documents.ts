@@ -5,7 +5,7 @@
 import type { Random } from '../random';
 import { formatPrompt } from '../tasks/prompt';
 import type { Problem } from '../tasks/problem';
-import { halvingFirstCode, halvingSession } from './halvingSessions';
+import { chainFirstCode, chainSession } from './chainSessions';
 import { closingSentence, digitSumChainSession, firstStepCode, guessCheckSession, importRepairSession, timesRepairSession } from './notebookSessions';
 import { builtinSnippet, expressionSnippet } from './pythonSnippets';
 
@@ -22,11 +22,11 @@ export function qaDocument(rng: Random, p: Problem): string {
  * A question whose answer starts with a python block, then the answer line: no output block (the
  * environment's part). The block is the problem's solution (an arithmetic one in either form), or
  * for a multi-step question its first step only (the second is the notebooks' digit-sum cell), and
- * for a chain its first halving (the next ones are the notebooks' halving cells).
+ * for a chain its first division (the next ones are the notebooks' division cells).
  */
 export function toolQaDocument(rng: Random, p: Problem): string {
   const code =
-    p.kind === 'multiStep' ? firstStepCode(p) : p.kind === 'chain' ? halvingFirstCode(p) : p.expression === undefined ? p.solution : expressionSnippet(rng, p).code;
+    p.kind === 'multiStep' ? firstStepCode(p) : p.kind === 'chain' ? chainFirstCode(p) : p.expression === undefined ? p.solution : expressionSnippet(rng, p).code;
   return `${formatPrompt(p)} \`\`\`python\n${code}\n\`\`\`\nAnswer: ${p.answer}`;
 }
 
@@ -37,13 +37,13 @@ const NOTEBOOK_INTROS = ['Let us compute it.', 'A quick check in Python:', 'We c
  * the value (sometimes as an answer line: `answerLineShare`); sometimes after a line of prose. Never a question. An
  * error-prone problem's notebook is a session whose first cell raises and second cell fixes it, a
  * multi-step problem's one whose second cell adds up the digits the first printed, a chain's one
- * cell per halving (or, sometimes, the one-cell loop); a gcd's is a
+ * cell per division by 7 (or, sometimes, the one-cell loop); a gcd's is a
  * repair session half the time, a search problem's a guess checked and adjusted half the time.
  */
 export function notebookDocument(rng: Random, p: Problem, answerLineShare?: number): string {
   if (p.kind === 'errorProne') return timesRepairSession(rng, p, answerLineShare);
   if (p.kind === 'multiStep') return digitSumChainSession(rng, p, answerLineShare);
-  if (p.kind === 'chain') return halvingSession(rng, p, answerLineShare);
+  if (p.kind === 'chain') return chainSession(rng, p, answerLineShare);
   if (p.family === 'gcd' && rng.next() < 0.5) return importRepairSession(rng, p, answerLineShare);
   if (p.kind === 'search' && rng.next() < 0.5) return guessCheckSession(rng, p, answerLineShare);
   const snippet = p.expression === undefined ? { code: p.solution, output: String(p.answer) } : rng.next() < 0.8 ? expressionSnippet(rng, p) : builtinSnippet(rng);

@@ -16,7 +16,7 @@ import type { Problem } from '../tasks/problem';
 import { formatPrompt } from '../tasks/prompt';
 import { answerReward } from '../tasks/reward';
 import { trainProblem, type ProblemMix } from '../tasks/splits';
-import { planFor, printedInteger, runPlan, type TraceCall, type TracePlan } from './tracePlans';
+import { planFor, printedAnswer, runPlan, type TraceCall, type TracePlan } from './tracePlans';
 import { closingText, linkText, SHORT_REASONING, verboseOpenings } from './traceTexts';
 
 /**
@@ -100,7 +100,7 @@ export async function completeTrace(
 ): Promise<ColdStartTrace | null> {
   const calls = await runPlan(draft.plan, sandbox, runOptions);
   if (calls === null) return null;
-  const answer = printedInteger(calls[calls.length - 1].result);
+  const answer = printedAnswer(draft.plan, calls[calls.length - 1].result);
   if (answer === null) return null;
   const tellings = [{ opening: draft.reasoning, verbose: false }];
   if (draft.verbose !== null) tellings.unshift({ opening: draft.verbose, verbose: true });

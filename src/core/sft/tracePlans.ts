@@ -1,9 +1,10 @@
 /**
  * The calls of a cold-start trace, per kind: the step-by-step tool solution an RL rollout would
  * make. Each call after the first is written from the previous call's REAL output (a chain's next
- * halving copies the last printed number, a digit sum copies the printed digits), so a trace shows
+ * division copies the last printed number, a digit sum copies the printed digits), so a trace shows
  * the model reading the tool, never a value computed outside the sandbox.
  */
+import { divisionCode } from '../corpus/chainSessions';
 import type { Random } from '../random';
 import type { PythonSandbox, RunOptions, RunResult } from '../sandbox/protocol';
 import { chainStartOf } from '../tasks/chainFamilies';
@@ -24,8 +25,8 @@ export type TracePlan =
   | { kind: 'repair'; written: string; code: string }
   /** Multi-step: the first step's value, then the sum of the digits it printed. */
   | { kind: 'digitSum'; first: string }
-  /** Chain: `print(n//2)` from the start, each next call copying the last output, until it is odd. */
-  | { kind: 'halving'; start: number };
+  /** Chain: the corpus's division cell (`divisionCode`) from the start, each next call copying the last quotient, until 7 no longer divides it. */
+  | { kind: 'division'; start: number };
 
 /** One executed call of a trace. */
 export interface TraceCall {
@@ -65,7 +66,7 @@ export function planFor(problem: Problem, rng: Random): TracePlan {
     case 'multiStep':
       return { kind: 'digitSum', first: firstStepExpression(problem) };
     case 'chain':
-      return { kind: 'halving', start: chainStartOf(problem) };
+      return { kind: 'division', start: chainStartOf(problem) };
   }
 }
 
@@ -73,6 +74,17 @@ export function planFor(problem: Problem, rng: Random): TracePlan {
 export function printedInteger(result: RunResult): string | null {
   const printed = result.stdout.trim();
   return result.ok && /^-?\d+$/.test(printed) ? printed : null;
+}
+
+/** The quotient a division cell printed and whether 7 still divides it (`2401 True`), else null. */
+function printedQuotient(result: RunResult): { left: string; divisible: boolean } | null {
+  const match = /^(\d+) (True|False)$/.exec(result.stdout.trim());
+  return result.ok && match ? { left: match[1], divisible: match[2] === 'True' } : null;
+}
+
+/** The answer the plan's last call printed: its whole output as an integer, or a division cell's quotient. */
+export function printedAnswer(plan: TracePlan, result: RunResult): string | null {
+  return plan.kind === 'division' ? (printedQuotient(result)?.left ?? null) : printedInteger(result);
 }
 
 /**
@@ -105,14 +117,14 @@ export async function runPlan(plan: TracePlan, sandbox: PythonSandbox, runOption
       await run(`print(${[...value].join('+')})`);
       return calls;
     }
-    case 'halving': {
-      let n = String(plan.start);
-      // At most MAX_DEPTH halvings: output that never turns odd cannot loop forever (and would not verify).
+    case 'division': {
+      let n = plan.start;
+      // At most MAX_DEPTH divisions: output that 7 always divides cannot loop forever (and would not verify).
       while (calls.length < MAX_DEPTH) {
-        const value = printedInteger(await run(`print(${n}//2)`));
-        if (value === null) return null;
-        n = value;
-        if (Number(n) % 2 !== 0) break;
+        const printed = printedQuotient(await run(divisionCode(n)));
+        if (printed === null) return null;
+        n = Number(printed.left);
+        if (!printed.divisible) break;
       }
       return calls;
     }

@@ -44,18 +44,18 @@ export function verboseOpenings(problem: Problem, plan: TracePlan): string[] {
         `We need the digit sum of ${plan.first}. First compute ${plan.first}, then add up the digits of the result.`,
         `Two steps: the value of ${plan.first}, then the sum of its digits. Let me run the first step in Python.`,
       ];
-    case 'halving':
+    case 'division':
       return [
-        `We need to halve ${plan.start} until it is odd. Each halving is one step. Let me run the first step in Python.`,
-        `${plan.start} is even, so it halves at least once. I halve it in Python, one call per step, until it is odd.`,
+        `We need to divide ${plan.start} by 7 until 7 no longer divides it. Each division is one step. Let me run the first step in Python.`,
+        `7 divides ${plan.start} at least once. I divide it in Python, one call per step, until 7 no longer divides it.`,
       ];
   }
 }
 
 /**
  * The policy text before a call after the first, given the previous call's output as the model read
- * it. A plain chain says nothing: the even number just printed is the cue, and a depth-5 chain in
- * ReTool's tags needs the room (five calls are about 330 of the 400 tokens).
+ * it. A plain chain says nothing: the True the cell just printed is the cue, and a depth-5 chain in
+ * ReTool's tags needs the room (its five calls fill most of the 400 tokens).
  */
 export function linkText(plan: TracePlan, previousOutput: string, verbose: boolean): string {
   switch (plan.kind) {
@@ -63,8 +63,8 @@ export function linkText(plan: TracePlan, previousOutput: string, verbose: boole
       return verbose ? 'Python has no x operator: the times sign is *. Run it again.' : 'Use * for x.';
     case 'digitSum':
       return verbose ? `That is ${previousOutput}. The second step adds up its digits.` : 'Now add its digits.';
-    case 'halving':
-      return verbose ? `${previousOutput} is still even, so halve it again.` : '';
+    case 'division':
+      return verbose ? `${previousOutput.split(' ')[0]} is still a multiple of 7, so divide again.` : '';
     default:
       throw new Error(`a ${plan.kind} trace makes one call`);
   }
@@ -73,6 +73,6 @@ export function linkText(plan: TracePlan, previousOutput: string, verbose: boole
 /** A verbose trace's sentence before its answer line. */
 export function closingText(plan: TracePlan, answer: string): string {
   if (plan.kind === 'digitSum') return `The digits add up to ${answer}.`;
-  if (plan.kind === 'halving') return `${answer} is odd, so the halving stops.`;
+  if (plan.kind === 'division') return `7 does not divide ${answer}, so the division stops.`;
   return `So the answer is ${answer}.`;
 }

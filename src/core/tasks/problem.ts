@@ -3,7 +3,7 @@
  * `expression` valid Python the model can copy into `print(...)`; the other kinds name a computation
  * that code must express (compose), an answer found by checking candidates (search), or an
  * expression written so that copying it into Python raises an error (errorProne), or a second
- * step on the first one's result (multiStep), or a number halved step by step until it is odd (chain).
+ * step on the first one's result (multiStep), or a number divided by 7 step by step until 7 no longer divides it (chain).
  */
 export type Tier = 'easy' | 'medium' | 'hard';
 

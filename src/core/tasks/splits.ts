@@ -20,8 +20,8 @@ import { pickWeighted } from './weightedChoice';
 const TEST_SEED = 20261130;
 const EVAL_SEED = 20261201;
 const TEST_COUNTS: Record<Tier, number> = { easy: 16, medium: 16, hard: 32 };
-const TEST_PER_FAMILY: Partial<Record<FamilyName, number>> = { halving: 16 };
-const EVAL_EXTRA_PER_FAMILY: Partial<Record<FamilyName, number>> = { halving: 112 };
+const TEST_PER_FAMILY: Partial<Record<FamilyName, number>> = { sevens: 16 };
+const EVAL_EXTRA_PER_FAMILY: Partial<Record<FamilyName, number>> = { sevens: 112 };
 const testCount = (family: FamilyName) => TEST_PER_FAMILY[family] ?? 8;
 const evalExtraCount = (family: FamilyName) => EVAL_EXTRA_PER_FAMILY[family] ?? 32;
 

@@ -223,7 +223,7 @@ function DepthTable({ report }: { report: EvalReport }) {
     ));
   return (
     <table className="evaluation-depths" data-testid="evaluation-depth-table">
-      <caption>By depth: the calls a step-by-step solution takes (a chain’s halvings; multi-step 2; other kinds 1)</caption>
+      <caption>By depth: the calls a step-by-step solution takes (a chain’s divisions; multi-step 2; other kinds 1)</caption>
       <thead>
         <tr>
           <th rowSpan={2}>Nmax</th>
