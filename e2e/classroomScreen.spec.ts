@@ -5,7 +5,8 @@
  * shows uPlot's "--" placeholder. Screenshots at 1280x720 and at a phone's 390x844 are saved with
  * the test's output (test-results/classroomScreen-*).
  */
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { box, expectFullyInView } from './screenBoxes';
 
 const PROJECTOR = { width: 1280, height: 720 };
 const PHONE = { width: 390, height: 844 };
@@ -16,20 +17,6 @@ const CONTROLS = ['play-bar', 'train-button', 'pause-button', 'step-button', 're
 const HEADLINE_CHARTS = ['chart-accuracy', 'chart-code-calls', 'chart-response-length'];
 
 test.describe.configure({ timeout: 300_000 });
-
-async function box(locator: Locator) {
-  const found = await locator.boundingBox();
-  if (!found) throw new Error('element is not laid out');
-  return found;
-}
-
-/** Fails naming the element unless its whole box lies inside the viewport. */
-async function expectFullyInView(page: Page, testId: string): Promise<void> {
-  const viewport = page.viewportSize()!;
-  const { x, y, width, height } = await box(page.getByTestId(testId).first());
-  const inside = x >= 0 && y >= 0 && x + width <= viewport.width + 0.5 && y + height <= viewport.height + 0.5;
-  expect(inside, `${testId} at x ${x}, y ${y}, ${width}x${height} in a ${viewport.width}x${viewport.height} window`).toBe(true);
-}
 
 /** Where each headline chart and the newest answer sit, to tell whether anything moved. */
 async function layout(page: Page): Promise<number[]> {

@@ -130,13 +130,13 @@ test('an invalid knob is refused at its field and nothing trains', async ({ page
   await page.goto('/?preset=quick');
   await expect(page.getByTestId('train-button')).toBeEnabled({ timeout: 60_000 });
   await page.getByTestId('nmax-input').fill('99');
-  await expect(page.getByTestId('nmax-input-error')).toHaveText('nmax must be between 0 and 16');
+  await expect(page.getByTestId('nmax-input-error')).toHaveText('“Nmax (code calls)” must be between 0 and 16');
   // The refused value never reaches the URL (a shared link would carry it).
   await page.getByTestId('seed-input').fill('-1');
   await expect(page.getByTestId('seed-input-error')).toBeVisible();
   expect(new URL(page.url()).hash).not.toMatch(/(^|[#&])(nmax|seed)=/);
   await page.getByTestId('train-button').click();
-  await expect(page.locator('.notice-error')).toContainText('nmax must be between 0 and 16');
+  await expect(page.locator('.notice-error')).toContainText('“Nmax (code calls)” must be between 0 and 16');
   await expect(page.getByTestId('run-list').getByTestId('run-item')).toHaveCount(0);
   await expect(page.getByTestId('step-counter')).toHaveText('0');
 });
@@ -150,7 +150,7 @@ test('the tier and kind mixes: each share is written to the URL, and a mix of ze
   await expect.poll(() => new URL(page.url()).hash).toContain('tierMix=0.25,0.25,2');
   await expect.poll(() => new URL(page.url()).hash).toContain('kindMix=0.3,0.15,0.5,0.1,0.15,0.2');
   for (const kind of ['arithmetic', 'compose', 'search', 'errorProne', 'multiStep', 'chain']) await page.getByTestId(`knob-kind-${kind}`).fill('0');
-  await expect(page.locator('.tier-mix.field-invalid [role=alert]')).toHaveText('kindMix needs non-negative arithmetic, compose, search, errorProne, multiStep, chain shares that are not all 0');
+  await expect(page.locator('.tier-mix.field-invalid [role=alert]')).toHaveText('“Kinds of problem” needs non-negative arithmetic, compose, search, error-prone, multi-step, chain shares that are not all 0');
 });
 
 test('presenter mode hides the knobs and keeps Train, Step and Reset', async ({ page }) => {

@@ -13,9 +13,12 @@ import { defaultUrlState, parseLabUrl, serialiseLabHash } from '../src/ui/state/
 const keys = EXPERIMENT_PROPERTIES.map((p) => p.key);
 const classroom = PRESETS.classroom;
 
-/** A valid value for each property other than the classroom's: the upper bound, the last choice, shares 1, 2, ... */
+/** Prompts per step and answers per question that a step can hold together (at their bounds it cannot: memoryEstimate.ts). */
+const FITTING_BATCH: Partial<Record<string, number>> = { promptsPerStep: 48, groupSize: 16 };
+
+/** A valid value for each property other than the classroom's: the upper bound (the batch's, one that fits), the last choice, shares 1, 2, ... */
 function otherValue(property: (typeof EXPERIMENT_PROPERTIES)[number]): unknown {
-  if (property.kind === 'number') return property.key === 'filterLow' ? classroom.filterHigh : property.max;
+  if (property.kind === 'number') return property.key === 'filterLow' ? classroom.filterHigh : (FITTING_BATCH[property.key] ?? property.max);
   if (property.kind === 'choice') return property.choices.find(([value]) => value !== classroom[property.key])![0];
   return Object.fromEntries(property.parts.map(([part], i) => [part, i + 1]));
 }

@@ -123,7 +123,7 @@ function tinyStartModel(): CheckpointBlob {
   return startBlob;
 }
 
-function newSession(events: LabEvent[], onEvent: (event: LabEvent) => void = () => undefined): LabSession {
+function newSession(events: LabEvent[], onEvent: (event: LabEvent) => void = () => undefined, yieldToEvents?: () => Promise<void>): LabSession {
   const blob = baseBlob();
   const { model, meta, fingerprint } = deserializeCheckpoint(blob.manifest, blob.weights);
   return new LabSession({
@@ -136,8 +136,11 @@ function newSession(events: LabEvent[], onEvent: (event: LabEvent) => void = () 
       onEvent(event);
     },
     pretrainShape: TINY_PRETRAIN,
+    yieldToEvents,
   });
 }
+
+const macrotask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 const stepEvents = (events: LabEvent[]) => events.filter((e): e is Extract<LabEvent, { type: 'step' }> => e.type === 'step');
 const statusEvents = (events: LabEvent[]) => events.filter((e): e is Extract<LabEvent, { type: 'status' }> => e.type === 'status');
@@ -223,6 +226,57 @@ describe('LabSession', () => {
     await session.step();
     expect(stepEvents(events).at(-1)?.metrics.step).toBe(2);
     await session.dispose();
+  });
+
+  it('pauses inside a step: the step is dropped, the run stays at its last step and goes on as a run never paused', async () => {
+    const events: LabEvent[] = [];
+    let pausing: Promise<void> | null = null;
+    // The step's rollouts let messages in before their first token step; inside step 2 (the trainer
+    // counts it from its start) that is where the pause arrives.
+    const session: LabSession = newSession(events, undefined, async () => {
+      if (session.currentStep === 2 && !pausing) pausing = session.pause();
+      await macrotask();
+    });
+    await session.startRun('run-in', CONFIG);
+    await session.train();
+    await pausing;
+    expect(pausing).not.toBeNull();
+    expect(stepEvents(events).map((e) => e.metrics.step)).toEqual([0, 1]);
+    expect(statusEvents(events).map((e) => [e.status, e.step])).toEqual([['idle', 0], ['training', 0], ['paused', 1]]);
+    expect(session.currentStep).toBe(1);
+    await session.train();
+
+    const unpausedEvents: LabEvent[] = [];
+    const unpaused = newSession(unpausedEvents);
+    await unpaused.startRun('run-in', CONFIG);
+    await unpaused.train();
+    expect(stepEvents(events).map((e) => deterministicFigures(e.metrics))).toEqual(stepEvents(unpausedEvents).map((e) => deterministicFigures(e.metrics)));
+    await session.dispose();
+    await unpaused.dispose();
+  });
+
+  it('pauses a single Step inside its rollouts: no step event, and the next Step is the one dropped', async () => {
+    const events: LabEvent[] = [];
+    let pausing: Promise<void> | null = null;
+    const session: LabSession = newSession(events, undefined, async () => {
+      if (!pausing) pausing = session.pause();
+      await macrotask();
+    });
+    await session.startRun('run-step', CONFIG);
+    await session.step();
+    expect(pausing).not.toBeNull();
+    expect(stepEvents(events).map((e) => e.metrics.step)).toEqual([0]);
+    expect(lastStatus(events)).toEqual({ type: 'status', runId: 'run-step', status: 'paused', step: 0 });
+    await session.step();
+    expect(stepEvents(events).map((e) => e.metrics.step)).toEqual([0, 1]);
+
+    const unpausedEvents: LabEvent[] = [];
+    const unpaused = newSession(unpausedEvents);
+    await unpaused.startRun('run-step', CONFIG);
+    await unpaused.step();
+    expect(deterministicFigures(stepEvents(events)[1].metrics)).toEqual(deterministicFigures(stepEvents(unpausedEvents)[1].metrics));
+    await session.dispose();
+    await unpaused.dispose();
   });
 
   it('steps in slow motion: each stage waits for its Next, the step event comes after the last, with a normal step\'s figures', async () => {
@@ -385,7 +439,7 @@ describe('LabSession', () => {
     await session.dispose();
   });
 
-  it('reports a step that fails as an error status, and the run can be started again', async () => {
+  it('reports a step that fails before its update and keeps the run at its last step; another run starts', async () => {
     const events: LabEvent[] = [];
     const session = newSession(events);
     // Responses longer than the tiny model's context are refused before the rollout (the step's
@@ -398,10 +452,12 @@ describe('LabSession', () => {
       (error: Error) => error.message,
     );
     expect(failure).toBeTruthy();
-    expect(lastStatus(events)).toEqual({ type: 'status', runId: 'run-o', status: 'error', step: 2, message: failure });
+    // Not 'error' at step 2 (the step that never happened, which the lab then saved as the run's state).
+    expect(lastStatus(events)).toEqual({ type: 'status', runId: 'run-o', status: 'paused', step: 1 });
+    expect(session.currentStep).toBe(1);
     expect(failure).toMatch(/^the model's context \(96 tokens\) cannot hold a \d+-token prompt and an answer of up to 200/);
     await expect(session.train()).rejects.toThrow(/^the model's context \(96 tokens\) cannot hold a \d+-token prompt and an answer of up to 200/);
-    expect(statusEvents(events).slice(-2).map((e) => e.status)).toEqual(['training', 'error']);
+    expect(statusEvents(events).slice(-2).map((e) => [e.status, e.step])).toEqual([['training', 1], ['paused', 1]]);
 
     await session.startRun('run-ok', CONFIG);
     await session.step();

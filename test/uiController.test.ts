@@ -95,7 +95,7 @@ describe('lab controller against a fake trainer', () => {
     expect(uniqueRunName('c', ['a'])).toBe('c');
   });
 
-  it('refuses invalid knobs with the field message and sends nothing to the worker', async () => {
+  it('refuses invalid knobs with the field message, in the labels on screen, and sends nothing to the worker', async () => {
     const { store, fake, controller } = await lab();
     await controller.start(false);
     setKnob(store, 'nmax', 99);
@@ -105,7 +105,7 @@ describe('lab controller against a fake trainer', () => {
     expect(fake.trainers[0].methods()).toEqual(['init']);
     expect(store.getState().runOrder).toEqual([]);
     expect(store.getState().notices.at(-1)?.text).toBe(
-      'fix the marked fields first: nmax must be between 0 and 16; learningRate must be a number',
+      'fix the marked fields first: “Nmax (code calls)” must be between 0 and 16; “Learning rate” must be a number',
     );
   });
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PRESETS } from '../src/core/experiment';
-import { choosePreset, createLabStore } from '../src/ui/state/labStore';
+import { choosePreset, createLabStore, notify } from '../src/ui/state/labStore';
 import { LAB_PRESETS, labPreset } from '../src/ui/state/presets';
-import { defaultUrlState, parseLabUrl, serialiseLabHash, type UrlState } from '../src/ui/state/urlState';
+import { defaultUrlState, parseLabUrl, serialiseLabHash, urlProblemsNotice, type UrlState } from '../src/ui/state/urlState';
 
 describe('URL state', () => {
   it('round-trips every property of a changed state through the hash', () => {
@@ -152,6 +152,19 @@ describe('URL state', () => {
     expect(parseLabUrl('', '#kindMix=1,0,0.5,0,0.3').state.config.kindMix).toEqual({ arithmetic: 1, compose: 0, search: 0.5, errorProne: 0, multiStep: 0.3, chain: 0 });
     expect(parseLabUrl('', '#kindMix=1,0,0').problems).toEqual(['kindMix=1,0,0 needs 6 numbers: arithmetic,compose,search,errorProne,multiStep,chain']);
     expect(parseLabUrl('', '#kindMix=1,0,0,0,0,0,1').problems).toEqual(['kindMix=1,0,0,0,0,0,1 needs 6 numbers: arithmetic,compose,search,errorProne,multiStep,chain']);
+  });
+
+  it('says every problem of a link in one notice, so none is dropped past the four notices the lab keeps', () => {
+    const { problems } = parseLabUrl('?preset=nope&backend=tpu', '#seed=abc&nmax=&tierMix=1,2&sweep=1,x');
+    expect(problems).toHaveLength(6);
+    const store = createLabStore(defaultUrlState());
+    notify(store, 'info', urlProblemsNotice(problems)!);
+    const notices = store.getState().notices;
+    expect(notices).toHaveLength(1);
+    expect(notices[0].text).toBe(`The link had 6 settings the lab could not use and ignored: ${problems.join('; ')}`);
+    for (const problem of problems) expect(notices[0].text).toContain(problem);
+    expect(urlProblemsNotice(['seed=abc is not a number'])).toBe('The link had a setting the lab could not use and ignored: seed=abc is not a number');
+    expect(urlProblemsNotice([])).toBeNull();
   });
 
   it('keeps an out-of-range number, for the field to refuse with its message', () => {

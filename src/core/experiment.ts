@@ -5,6 +5,7 @@
  * list), from which the bounds, the checks, the CLI's flags, the URL and the lab's labels derive.
  */
 import type { ToolFormatName } from './env/formats';
+import { batchMemoryError } from './memoryEstimate';
 import type { RunOptions } from './sandbox/protocol';
 import { KINDS, TIERS, type Kind, type Tier } from './tasks/problem';
 import { ARITHMETIC_ONLY, withLaterKindShares } from './tasks/splits';
@@ -176,37 +177,37 @@ const number = (key: NumericKey, min: number, max: number, integer: boolean, lab
  * CLI and the lab refuse values outside the bounds (configErrors).
  */
 export const EXPERIMENT_PROPERTIES: readonly ExperimentProperty[] = [
-  number('seed', 0, 2 ** 31 - 1, true, 'Seed', 'Same seed and knobs, same run.'),
-  number('steps', 0, 100_000, true, 'RL steps', 'The run stops after this many steps.'),
-  number('nmax', 0, 16, true, 'Nmax (code calls)', 'Most executed code calls per answer; 0 = no tool.'),
-  number('learningRate', 1e-7, 1e-1, false, 'Learning rate', 'Adam step size.'),
-  number('learningRateDecaySteps', 0, 100_000, false, 'Learning-rate decay (steps)', 'The rate at step t is lr / (1 + (t - 1) / N): halved after N steps; 0 = constant.'),
-  number('promptsPerStep', 1, 256, true, 'Prompts per step', 'Questions sampled each step.'),
-  number('groupSize', 1, 64, true, 'Answers per question (group size)', 'Answers sampled per question; each is judged against the others of its group.'),
-  number('epochs', 1, 16, true, 'Passes per step (epochs)', 'Passes over each step’s answers.'),
-  number('minibatchSize', 1, 1024, true, 'Minibatch', 'Sequences per gradient step.'),
-  number('clipEps', 0, 1, false, 'Update limit (clip ε)', 'PPO ratio clipping: how far one update may move the probability of a token.'),
-  number('dualClip', 0, 100, false, 'Dual clip c', 'Bounds the loss of a negative-advantage token at ratio c (verl); 0 = off.'),
-  number('valueClip', 0, 10, false, 'Value clip', 'PPO value clipping range.'),
-  number('valueCoef', 0, 10, false, 'Value loss weight', 'PPO value loss coefficient.'),
-  number('klCoef', 0, 10, false, 'Stay near the start (KL coef.)', 'Pull towards the start model; 0 = off (still logged).'),
-  number('gamma', 0, 1, false, 'γ', 'GAE discount.'),
-  number('lambda', 0, 1, false, 'λ', 'GAE λ.'),
+  number('seed', 0, 2 ** 31 - 1, true, 'Seed', 'The starting point of the dice the model rolls: the same seed and knobs give the same run, number for number.'),
+  number('steps', 0, 100_000, true, 'Training steps', 'How many rounds of practice (steps) the run does before it stops.'),
+  number('nmax', 0, 16, true, 'Nmax (code calls)', 'How many times one answer may run Python; 0 = no tool at all.'),
+  number('learningRate', 1e-7, 1e-1, false, 'Learning rate', 'How big a change each practice round makes to the model: too small learns nothing, too big forgets what it knew.'),
+  number('learningRateDecaySteps', 0, 100_000, false, 'Learning-rate decay (steps)', 'Makes the changes smaller as the run goes on: after N steps they are half as big, after 3N a quarter; 0 = never smaller.'),
+  number('promptsPerStep', 1, 256, true, 'Prompts per step', 'How many questions the model answers in each step.'),
+  number('groupSize', 1, 64, true, 'Answers per question (group size)', 'How many times the model answers the same question; each answer is compared with the others to the same question (its group).'),
+  number('epochs', 1, 16, true, 'Passes per step (epochs)', 'How many times the model learns from the same step’s answers before writing new ones.'),
+  number('minibatchSize', 1, 1024, true, 'Answers learnt at once (minibatch)', 'How many answers the model learns from at once; a step’s answers are split into pieces of this size.'),
+  number('clipEps', 0, 1, false, 'Update limit (clip ε)', 'How far one step may change how likely the model is to write each piece of an answer (0.2 = by a fifth at most).'),
+  number('dualClip', 0, 100, false, 'Second update limit (dual clip c)', 'A second limit for answers that did worse than expected: they are pushed down no harder than c times; 0 = off.'),
+  number('valueClip', 0, 10, false, 'Critic update limit (value clip)', 'PPO only: how far one step may change the critic’s guess of the reward.'),
+  number('valueCoef', 0, 10, false, 'Critic weight (value loss)', 'PPO only: how much learning to guess the reward (the critic) counts beside learning to answer.'),
+  number('klCoef', 0, 10, false, 'Stay near the start (KL coef.)', 'How strongly the model is held close to how it wrote at the start, so it does not drift into nonsense; 0 = not at all (the drift is still measured).'),
+  number('gamma', 0, 1, false, 'Credit reach (γ)', 'PPO only: how much a reward counts for the pieces of an answer written long before it (1 = fully).'),
+  number('lambda', 0, 1, false, 'Trust the reward (λ)', 'PPO only: how much the credit for each piece of an answer comes from the actual reward (1) rather than from the critic’s guesses (0).'),
   number('filterLow', 0, 1, false, 'Drop groups below (filter low)', 'Groups whose share of right answers is below this teach nothing (all wrong) and are dropped.'),
   number('filterHigh', 0, 1, false, 'Drop groups above (filter high)', 'Groups whose share of right answers is above this teach nothing (all right) and are dropped.'),
-  number('temperature', 0, 5, false, 'Randomness (temperature)', 'Sampling temperature of the policy: higher tries more varied answers.'),
+  number('temperature', 0, 5, false, 'Randomness (temperature)', 'How adventurous the model is when it writes: higher tries more varied answers, 0 always takes its favourite next character.'),
   // MAX_RESPONSE_TOKENS: the context less the longest prompt.
-  number('maxResponseTokens', 8, MAX_RESPONSE_TOKENS, true, 'Longest answer (tokens)', 'Answer length cap, tool output included.'),
-  number('maxOutputChars', 8, 4096, true, 'Tool output chars', 'Sandbox output is cut to this.'),
-  number('gradClip', 1e-6, 1000, false, 'Grad clip', 'Global norm clip.'),
-  number('testEvery', 1, 100_000, true, 'Test every', 'Held-out evaluation every N steps.'),
-  number('samplesPerStep', 0, 1024, true, 'Samples kept', 'Rollouts per step sent to the inspector.'),
-  number('sandboxTimeoutMs', 10, 60_000, true, 'Sandbox timeout (ms)', 'Per code call.'),
+  number('maxResponseTokens', 8, MAX_RESPONSE_TOKENS, true, 'Longest answer (tokens)', 'An answer is cut off after this many characters (tokens), Python output included.'),
+  number('maxOutputChars', 8, 4096, true, 'Longest Python output (characters)', 'Python output longer than this many characters is cut short before the model reads it.'),
+  number('gradClip', 1e-6, 1000, false, 'Largest change (grad clip)', 'A safety limit on the size of one change to the model (gradient norm); bigger changes are scaled down to it.'),
+  number('testEvery', 1, 100_000, true, 'Test every (steps)', 'Every N steps the model also takes a fixed test of questions it never practises on (the orange line).'),
+  number('samplesPerStep', 0, 1024, true, 'Answers kept to read', 'How many of each step’s answers are kept to read in the “All answers” tab.'),
+  number('sandboxTimeoutMs', 10, 60_000, true, 'Python time limit (ms)', 'How long one Python run may take before it is stopped.'),
   {
     kind: 'choice',
     key: 'algorithm',
     label: 'Algorithm',
-    help: 'PPO learns a value head; Reinforce++ and GRPO use the group as baseline.',
+    help: 'How answers are compared: PPO also trains a critic that guesses the reward; Reinforce++ and GRPO compare each answer with the other answers to its question.',
     choices: [
       ['ppo', 'PPO'],
       ['reinforce++', 'Reinforce++'],
@@ -217,32 +218,32 @@ export const EXPERIMENT_PROPERTIES: readonly ExperimentProperty[] = [
     kind: 'choice',
     key: 'format',
     label: 'Tool format',
-    help: 'ZeroTIR fences or ReTool tags.',
+    help: 'How the model marks its Python: ```python blocks (ZeroTIR) or <code> tags (ReTool). It must be the one the start model has read.',
     choices: [
       ['zerotir', 'ZeroTIR (```python)'],
       ['retool', 'ReTool (<code>)'],
     ],
   },
-  { kind: 'choice', key: 'klEstimator', label: 'KL estimator', help: 'k1 or k3 (Schulman).', choices: [['k1', 'k1'], ['k3', 'k3']] },
+  { kind: 'choice', key: 'klEstimator', label: 'Drift measure (KL estimator)', help: 'Two ways to measure how far the model has drifted from the start: k1 is the plain measure and can dip below 0; k3 never goes below 0 and jumps around less.', choices: [['k1', 'k1'], ['k3', 'k3']] },
   {
     kind: 'mix',
     key: 'tierMix',
-    label: 'Tier mix',
-    help: 'Shares of easy, medium and hard among the arithmetic prompts.',
+    label: 'Difficulty mix',
+    help: 'How many of the arithmetic questions are easy, medium and hard (shares, need not add up to 1).',
     parts: TIERS.map((tier) => [tier, tier]),
   },
   {
     kind: 'mix',
     key: 'kindMix',
-    label: 'Kind mix',
-    help: 'Shares of each kind of problem among the prompts.',
+    label: 'Kinds of problem',
+    help: 'How many questions of each kind the model gets (shares, need not add up to 1).',
     parts: KINDS.map((kind) => [kind, KIND_LABELS[kind]]),
   },
   {
     kind: 'choice',
     key: 'promptSampling',
-    label: 'Prompt draw',
-    help: 'Independent: each prompt drawn on its own. Stratified: each step holds every kind and tier in proportion, so its accuracy moves less by chance.',
+    label: 'How questions are drawn',
+    help: 'Independent: each question is drawn on its own. Stratified: each step holds every kind and difficulty in proportion, so its accuracy jumps around less by chance.',
     choices: [
       ['independent', 'independent'],
       ['stratified', 'stratified'],
@@ -317,5 +318,8 @@ export function configErrors(config: ExperimentConfig): Partial<Record<keyof Exp
   if (!errors.filterLow && !errors.filterHigh && config.filterLow > config.filterHigh) {
     errors.filterLow = 'filterLow must not exceed filterHigh';
   }
+  // Each knob may be in range while their product is more than a step can hold (memoryEstimate.ts).
+  const tooLarge = errors.promptsPerStep || errors.groupSize ? null : batchMemoryError(config);
+  if (tooLarge) errors.promptsPerStep = tooLarge;
   return errors;
 }

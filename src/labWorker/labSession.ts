@@ -4,14 +4,16 @@
  * PythonSandbox and plain callbacks, so the same class runs in the worker and in Node tests.
  *
  * One long job at a time (a training loop, a pretraining or an evaluation); `pause` stops it at
- * the next step boundary. Every unit of work that touches the model goes through one WorkQueue, so commands
+ * the next step boundary, and a training step inside its rollouts (the step is dropped, the run
+ * left at its last completed step). Every unit of work that touches the model goes through one WorkQueue, so commands
  * that arrive mid-step (save, evaluate, reset) see the weights between steps.
  */
 import { configErrors, NUMERIC_BOUNDS, type ExperimentConfig } from '../core/experiment';
 import { deserializeCheckpoint, serializeCheckpoint } from '../core/model/checkpoint';
 import type { GPT } from '../core/model/gpt';
 import type { StepObserver } from '../core/rl/stepStages';
-import { Trainer, type StepRecord } from '../core/rl/trainer';
+import { RolloutStopped } from '../core/env/rollout';
+import { Trainer, type StepRecord, type TrainerStart } from '../core/rl/trainer';
 import type { ReferenceIdentity } from '../core/rl/trainerState';
 import type { PythonSandbox } from '../core/sandbox/protocol';
 import { runPassAtOneJob } from './passAtOneJob';
@@ -62,12 +64,21 @@ type JobKind = 'train' | 'pretrain' | 'evaluate';
 
 const JOB_NAMES: Record<JobKind, string> = { train: 'training', pretrain: 'pretraining', evaluate: 'evaluating' };
 
+/**
+ * How often a step's rollouts let the worker's messages (Pause) in. A yield is a macrotask (4 ms
+ * where timers clamp) against 5 to 15 ms a token step: at every step it would slow generation by a
+ * third, every 200 ms by 2%, and Pause lands within 200 ms and a token step.
+ */
+const STOP_CHECK_MS = 200;
+
 export class LabSession {
   private run: Run | null = null;
   private readonly queue = new WorkQueue();
   /** The long job running now, if any. */
   private job: { kind: JobKind; done: Promise<unknown> } | null = null;
   private stopRequested = false;
+  /** A Step (not a job) under way, which pause stops too. */
+  private stepStop: { requested: boolean } | null = null;
   private readonly yieldToEvents: () => Promise<void>;
 
   constructor(private readonly options: LabSessionOptions) {
@@ -114,9 +125,13 @@ export class LabSession {
     await this.runJob('train', () => this.trainLoop(run));
   }
 
-  /** Stops the running job (training loop, pretraining, evaluation) at the next step boundary and waits for it. */
+  /**
+   * Stops the running job (training loop, pretraining, evaluation) at the next step boundary, or a
+   * training step inside its rollouts, and waits for the job.
+   */
   async pause(): Promise<void> {
     this.stopRequested = true;
+    if (this.stepStop) this.stepStop.requested = true;
     // The job reports its own failure to its caller; pause only waits for it to be over.
     await this.job?.done.catch(() => undefined);
   }
@@ -124,21 +139,23 @@ export class LabSession {
   /**
    * Exactly one RL step. In slow motion, `onStage` gets each stage's data and the step waits for its
    * promise (the person's Next) before the next stage; the step's numbers are a normal step's.
+   * Pause drops it; the run stays at its last step.
    */
   async step(onStage?: StepObserver): Promise<void> {
     const run = this.requireRun();
     if (this.job?.kind === 'train') throw new Error('training is running; pause it before stepping');
-    const ran = await this.queue.run(async () => {
-      if (run.trainer.step >= run.config.steps) return false;
-      try {
-        await this.trainOneStep(run, onStage);
-      } catch (error) {
-        this.setStatus(run, 'error', messageOf(error));
-        throw error;
-      }
-      return true;
-    });
-    if (!ran) throw new Error(`run ${run.id} has reached its step budget (${run.config.steps} steps)`);
+    const stop = { requested: false };
+    this.stepStop = stop;
+    try {
+      const ran = await this.queue.run(async () => {
+        if (run.trainer.step >= run.config.steps) return false;
+        await this.trainOneStep(run, () => stop.requested, onStage);
+        return true;
+      });
+      if (!ran) throw new Error(`run ${run.id} has reached its step budget (${run.config.steps} steps)`);
+    } finally {
+      if (this.stepStop === stop) this.stepStop = null;
+    }
     this.setStatus(run, run.trainer.step >= run.config.steps ? 'finished' : 'paused');
   }
 
@@ -245,21 +262,42 @@ export class LabSession {
 
   private async trainLoop(run: Run): Promise<void> {
     this.setStatus(run, 'training');
-    try {
-      while (!this.stopRequested && run.trainer.step < run.config.steps) {
-        await this.queue.run(() => this.trainOneStep(run));
-        await this.yieldToEvents();
-      }
-    } catch (error) {
-      this.setStatus(run, 'error', messageOf(error));
-      throw error;
+    while (!this.stopRequested && run.trainer.step < run.config.steps) {
+      await this.queue.run(() => this.trainOneStep(run, () => this.stopRequested));
+      await this.yieldToEvents();
     }
     this.setStatus(run, run.trainer.step >= run.config.steps ? 'finished' : 'paused');
   }
 
-  private async trainOneStep(run: Run, onStage?: StepObserver): Promise<void> {
-    const record = await run.trainer.trainStep(onStage);
+  /**
+   * One step and its event. A step stopped by pause is dropped quietly. A failed step is reported: a
+   * run the trainer could take back to its last step stays usable there ('paused', the failure goes
+   * to the caller), one whose weights the failure left half-updated ends in 'error'.
+   */
+  private async trainOneStep(run: Run, stopRequested: () => boolean, onStage?: StepObserver): Promise<void> {
+    const stepBefore = run.trainer.step;
+    let record: StepRecord;
+    try {
+      record = await run.trainer.trainStep(onStage, this.stopCheck(stopRequested));
+    } catch (error) {
+      if (error instanceof RolloutStopped) return;
+      if (run.trainer.step === stepBefore) this.setStatus(run, 'paused');
+      else this.setStatus(run, 'error', messageOf(error));
+      throw error;
+    }
     this.options.emit({ type: 'step', runId: run.id, metrics: record.metrics, samples: record.samples });
+  }
+
+  /** A step's shouldStop: lets queued messages in (at most every STOP_CHECK_MS, first at once) and reads the flag. */
+  private stopCheck(stopRequested: () => boolean): () => Promise<boolean> {
+    let lastYield = -Infinity;
+    return async () => {
+      if (performance.now() - lastYield >= STOP_CHECK_MS) {
+        await this.yieldToEvents();
+        lastYield = performance.now();
+      }
+      return stopRequested();
+    };
   }
 
   /** Status at the start point; a run from step 0 also gets its step-0 record (computed once per run). */
@@ -280,13 +318,13 @@ export class LabSession {
     const base = { fingerprint: this.options.baseFingerprint, source: 'base model' };
     if (!start.checkpoint) {
       const model = this.options.base.copy();
-      return { model, trainer: new Trainer(model, config, this.options.sandbox), reference: base, notices: [] };
+      return { model, trainer: trainerOwning(model, config, this.options.sandbox), reference: base, notices: [] };
     }
     const loaded = deserializeCheckpoint(start.checkpoint.manifest, start.checkpoint.weights);
     const { model, trainer: saved } = loaded;
     if (!saved && start.step === 0) {
       const reference = { fingerprint: loaded.fingerprint, source: 'start checkpoint' };
-      return { model, trainer: new Trainer(model, config, this.options.sandbox), reference, notices: [] };
+      return { model, trainer: trainerOwning(model, config, this.options.sandbox), reference, notices: [] };
     }
     if (saved && saved.step !== start.step) {
       model.dispose();
@@ -311,7 +349,7 @@ export class LabSession {
         );
       }
       const reference = named ?? candidates[0];
-      const trainer = new Trainer(model, config, this.options.sandbox, { reference: reference.model, progress: saved ?? undefined });
+      const trainer = trainerOwning(model, config, this.options.sandbox, { reference: reference.model, progress: saved ?? undefined });
       if (!saved) trainer.step = start.step;
       return { model, trainer, reference: reference.identity, notices };
     } finally {
@@ -345,6 +383,16 @@ export class LabSession {
   private requireRun(): Run {
     if (!this.run) throw new Error('no run: call startRun first');
     return this.run;
+  }
+}
+
+/** A trainer for `model`; should the trainer refuse the config (a batch too large for this model), the model is freed. */
+function trainerOwning(model: GPT, config: ExperimentConfig, sandbox: PythonSandbox, start?: TrainerStart): Trainer {
+  try {
+    return new Trainer(model, config, sandbox, start);
+  } catch (error) {
+    model.dispose();
+    throw error;
   }
 }
 

@@ -12,10 +12,12 @@ import { AccuracyChart, CallsPerResponseChart, CodeCallsChart, ResponseLengthCha
 import { BackendBadge } from './panels/BackendBadge';
 import { ClusterExportPanel } from './panels/ClusterExportPanel';
 import { ComparePanel } from './panels/ComparePanel';
+import { CopyLink } from './panels/CopyLink';
 import { Controls } from './panels/Controls';
 import { CurrentRollout } from './panels/CurrentRollout';
 import { EvaluationPanel } from './panels/EvaluationPanel';
 import { ExperimentPanel } from './panels/ExperimentPanel';
+import { GlossaryDialog } from './panels/GlossaryDialog';
 import { LabTabs, type LabTab } from './panels/LabTabs';
 import { Notices } from './panels/Notices';
 import { PanelBoundary } from './panels/PanelBoundary';
@@ -25,6 +27,7 @@ import { RestartQuestion } from './panels/RestartQuestion';
 import { RunList } from './panels/RunList';
 import { SandboxHostingBanner } from './panels/SandboxHostingBanner';
 import { SweepPanel } from './panels/SweepPanel';
+import { Term } from './panels/Term';
 import { WhatYouAreWatching } from './panels/WhatYouAreWatching';
 import { selectedRun } from './state/labStore';
 import { labPreset } from './state/presets';
@@ -76,10 +79,16 @@ export function App() {
     <div className={[presenter ? 'lab presenter' : 'lab', shows('sidebar') ? '' : 'no-sidebar'].join(' ').trim()} data-testid="lab">
       <header className="topbar">
         <div className="title">
-          <h1>TIR Lab</h1>
-          <p className="tagline">A tiny GPT learns, from outcome reward alone, to write Python, run it and use the answer.</p>
+          <h1>
+            <Term term="TIR" /> Lab
+          </h1>
+          <p className="tagline">
+            A tiny language model learns, from <Term term="outcome reward" /> alone, to write Python, run it and use the answer.
+          </p>
         </div>
         <WhatYouAreWatching />
+        <GlossaryDialog />
+        <CopyLink />
         {shows('backend') && <BackendBadge />}
         <button type="button" className="presenter-toggle" data-testid="presenter-toggle" onClick={() => store.setState({ presenter: !presenter })}>
           {presenter ? 'Exit presenter mode' : 'Presenter mode'}

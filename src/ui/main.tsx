@@ -12,13 +12,14 @@ import { connectTrainerWorker } from './lab/trainerConnection';
 import { openRunDatabase, type RunDatabase } from './persistence/runDatabase';
 import { createLabStore, notify } from './state/labStore';
 import { syncUrlWithStore } from './state/urlSync';
-import { parseLabUrl } from './state/urlState';
+import { parseLabUrl, urlProblemsNotice } from './state/urlState';
 import './styles.css';
 
 async function boot(root: HTMLElement): Promise<void> {
   const parsed = parseLabUrl(location.search, location.hash);
   const store = createLabStore(parsed.state);
-  for (const problem of parsed.problems) notify(store, 'info', `URL: ${problem}`);
+  const linkProblems = urlProblemsNotice(parsed.problems);
+  if (linkProblems !== null) notify(store, 'info', linkProblems);
   let db: RunDatabase | null = null;
   try {
     db = await openRunDatabase();

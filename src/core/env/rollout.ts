@@ -37,6 +37,19 @@ export interface RolloutSettings {
   rng: Random;
   sandbox: PythonSandbox;
   runOptions: RunOptions;
+  /**
+   * Asked before every model call: true ends the rollout with RolloutStopped (the lab's Pause, which
+   * a step of thousands of answers would otherwise make wait for minutes).
+   */
+  shouldStop?: () => Promise<boolean>;
+}
+
+/** A rollout ended by its shouldStop before it finished; its tensors are freed, its calls abandoned. */
+export class RolloutStopped extends Error {
+  constructor() {
+    super('the rollout was stopped');
+    this.name = 'RolloutStopped';
+  }
 }
 
 export interface RolloutTiming {
@@ -162,6 +175,7 @@ export async function generateRollouts(
       }
       const unfinished = active.filter((b) => !finished(b));
       if (unfinished.length === 0) break;
+      if (settings.shouldStop && (await settings.shouldStop())) throw new RolloutStopped();
       // Dropping rows costs a gather per cached tensor: do it once a quarter of the rows are finished.
       if (active.length - unfinished.length >= active.length / 4) {
         cache.keepRows(unfinished.map((b) => active.indexOf(b)));

@@ -24,6 +24,7 @@ import { groupsPassingFilter, keptRolloutIndices } from './groupFilter';
 import { meanSampledKl } from './kl';
 import { policyUpdate, responseLogProbs } from './policyUpdate';
 import { generateRollouts } from '../env/rollout';
+import { batchMemoryError, outOfMemoryMessage } from '../memoryEstimate';
 import { readAdamState, restoreAdamState } from './adamState';
 import { learningRateAt } from './learningRateSchedule';
 import { setLearningRate } from '../model/fusedOps';
@@ -49,9 +50,9 @@ export class Trainer {
   step = 0;
   private readonly reference: GPT;
   private readonly optimizer: tf.AdamOptimizer;
-  private readonly problemRng: Random;
-  private readonly sampleRng: Random;
-  private readonly shuffleRng: Random;
+  private problemRng: Random;
+  private sampleRng: Random;
+  private shuffleRng: Random;
 
   /** Trains `model` in place, from step 0 or from where a saved run stopped. */
   constructor(
@@ -60,6 +61,9 @@ export class Trainer {
     private readonly sandbox: PythonSandbox,
     start: TrainerStart = {},
   ) {
+    // configErrors judges the batch for the base model; a run may start from another shape.
+    const tooLarge = batchMemoryError(config, model.config);
+    if (tooLarge) throw new Error(tooLarge);
     this.reference = (start.reference ?? model).copy();
     this.optimizer = tf.train.adam(config.learningRate);
     const rng = new Random(config.seed);
@@ -100,8 +104,28 @@ export class Trainer {
   /**
    * One step. With an observer (the lab's slow motion), each stage's data goes to it and the step
    * waits for it before the next stage; the time it waits is not counted in the step's seconds.
+   * `shouldStop` is asked between the rollouts' token steps; true drops the step (RolloutStopped).
+   * A step that fails or is stopped before its update leaves the trainer exactly as the last step
+   * left it (step count and random streams; the weights are untouched until the update), so the run
+   * goes on, or is saved, from there; one that runs out of memory says what to change.
    */
-  async trainStep(observer?: StepObserver): Promise<StepRecord> {
+  async trainStep(observer?: StepObserver, shouldStop?: () => Promise<boolean>): Promise<StepRecord> {
+    const before = { step: this.step, problems: this.problemRng.saveState(), samples: this.sampleRng.saveState(), shuffle: this.shuffleRng.saveState() };
+    const progress = { updating: false };
+    try {
+      return await this.runStep(progress, observer, shouldStop);
+    } catch (error) {
+      if (progress.updating) throw error;
+      this.step = before.step;
+      this.problemRng = Random.fromState(before.problems);
+      this.sampleRng = Random.fromState(before.samples);
+      this.shuffleRng = Random.fromState(before.shuffle);
+      const outOfMemory = outOfMemoryMessage(error, this.config, before.step + 1);
+      throw outOfMemory ? new Error(outOfMemory) : error;
+    }
+  }
+
+  private async runStep(progress: { updating: boolean }, observer?: StepObserver, shouldStop?: () => Promise<boolean>): Promise<StepRecord> {
     const config = this.config;
     const step = ++this.step;
     const metrics = emptyStepMetrics(step);
@@ -119,6 +143,7 @@ export class Trainer {
       rng: this.sampleRng,
       sandbox: this.sandbox,
       runOptions: sandboxRunOptions(this.config),
+      shouldStop,
     });
 
     // 3. Outcome reward only.
@@ -157,6 +182,8 @@ export class Trainer {
       sequences.forEach((s, j) => (s.refLogProbs = refLogProbs[j]));
       metrics.kl = meanSampledKl(sequences);
       setLearningRate(this.optimizer, learningRateAt(config, step));
+      // From here the weights and Adam move: a failure can no longer be undone by the counters alone.
+      progress.updating = true;
       const figures = await policyUpdate(this.model, this.optimizer, sequences, config, this.shuffleRng);
       metrics.clipFraction = figures.clipFraction;
       metrics.approxKl = figures.approxKl;

@@ -30,7 +30,8 @@ export interface UPlotChartProps {
 export function UPlotChart({ testId, title, options, data, version, height = 190, annotation, controls }: UPlotChartProps) {
   const { store } = useLab();
   const presenter = useLabState((s) => s.presenter);
-  const plotHeight = presenter ? Math.round(height * 1.35) : height;
+  // Taller for a projector, not so tall that the newest answer leaves a 1280x720 screen (e2e/plainWords.spec.ts).
+  const plotHeight = presenter ? Math.round(height * 1.2) : height;
   const plotOptions = useMemo(() => withLatestInLegend(presenter ? withLargeType(options) : options), [options, presenter]);
   const holder = useRef<HTMLDivElement>(null);
   const note = useRef<HTMLDivElement>(null);

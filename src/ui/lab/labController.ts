@@ -17,6 +17,7 @@ import { makeRun, newRunId, uniqueRunName, type LabRun } from '../state/labRun';
 import { notify, patchRun, putRun, reduceLabEvent, removeRun, setRunCheckpoint, type LabState, type LabStore, type RunCheckpoint } from '../state/labStore';
 import { labPreset } from '../state/presets';
 import { metricsRows, truncateColumns } from '../state/runColumns';
+import { screenErrors } from '../state/screenErrors';
 import { startFormatError, type StartFrom } from '../state/startFrom';
 import { copyConfig } from '../state/urlState';
 import { exportRunCheckpoint, importRunCheckpoint } from './checkpointTransfer';
@@ -414,7 +415,7 @@ export class LabController {
   private validKnobs(): ExperimentConfig | null {
     const config = this.state.config;
     const startError = startFormatError(this.state.startFrom, config.format);
-    const errors = [...Object.values(configErrors(config)), ...(startError ? [startError] : [])];
+    const errors = [...Object.values(screenErrors(configErrors(config))), ...(startError ? [startError] : [])];
     if (errors.length > 0) {
       notify(this.store, 'error', `fix the marked fields first: ${errors.join('; ')}`);
       return null;

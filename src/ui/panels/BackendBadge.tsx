@@ -5,8 +5,13 @@
 import { useLab, useLabShallow, useLabState } from '../LabContext';
 import { BACKEND_CHOICES } from '../state/urlState';
 import type { LabState } from '../state/labStore';
-import type { BackendChoice } from '../../labWorker/protocol';
+import type { BackendChoice, BackendName } from '../../labWorker/protocol';
 import { lastIndexWithValue } from '../state/runColumns';
+import { GLOSSARY, type GlossaryTerm } from '../glossary';
+import { Term } from './Term';
+
+/** Each backend's name as the glossary spells it. */
+const BACKEND_TERMS: Record<BackendName, GlossaryTerm> = { webgpu: 'WebGPU', webgl: 'WebGL', wasm: 'WASM', cpu: 'CPU' };
 
 /** The latest timed step's speed and time split, as plain numbers (the selector's result is compared field by field). */
 function latestFigures(state: LabState) {
@@ -35,9 +40,9 @@ export function BackendBadge() {
   const total = figures ? figures.generate + figures.execute + figures.update : 0;
 
   return (
-    <div className={`backend-badge worker-${worker}`} data-testid="backend-badge" title={info ? `${info.reason}\nprobe: ${probe.join(', ')}` : undefined}>
+    <div className={`backend-badge worker-${worker}`} data-testid="backend-badge" title={info ? `${info.reason}\nprobe: ${probe.join(', ')}\n(probe: ${GLOSSARY.probe})` : undefined}>
       <span className="backend-name" data-testid="backend-name">
-        {info ? info.name.toUpperCase() : worker === 'failed' ? 'no backend' : 'starting…'}
+        {info ? <Term term={BACKEND_TERMS[info.name]}>{info.name.toUpperCase()}</Term> : worker === 'failed' ? 'no backend' : 'starting…'}
       </span>
       {worker === 'failed' && <span className="backend-failed">trainer stopped</span>}
       {info && (
@@ -53,9 +58,9 @@ export function BackendBadge() {
           {adapter.isFallbackAdapter ? ' (fallback adapter)' : ''}
         </span>
       )}
-      {figures?.tokensPerSecond != null && <span className="backend-speed">{Math.round(figures.tokensPerSecond)} tok/s</span>}
+      {figures?.tokensPerSecond != null && <span className="backend-speed">{Math.round(figures.tokensPerSecond)} <Term term="tok/s" /></span>}
       {figures && total > 0 && (
-        <span className="backend-split" title="last step: generate / execute / update (seconds)">
+        <span className="backend-split" title={GLOSSARY['gen / exec / upd']}>
           <span className="split-bar" aria-hidden="true">
             <span style={{ flexGrow: figures.generate, background: 'var(--c-generate)' }} />
             <span style={{ flexGrow: figures.execute, background: 'var(--c-execute)' }} />
@@ -70,6 +75,7 @@ export function BackendBadge() {
           value={choice}
           disabled={busy !== null}
           data-testid="backend-select"
+          title={GLOSSARY.backend}
           onChange={(e) => void controller.switchBackend(e.target.value as BackendChoice)}
         >
           {BACKEND_CHOICES.map((b) => (

@@ -5,10 +5,14 @@
  */
 import { useEffect, useState } from 'react';
 import { useLab, useLabShallow, useLabState } from '../LabContext';
+import { GLOSSARY } from '../glossary';
 import { selectedRun, type LabState } from '../state/labStore';
+import { shortcutCommand } from '../state/shortcuts';
+import { playBarStatus } from './playBarStatus';
 import { ProgressBar } from './Progress';
 import { SlowMotionStep } from './SlowMotionStep';
 import { etaFromArrivals, withArrival, type StepArrival } from './stepEta';
+import { useShortcut } from './useShortcut';
 
 /** Seconds left from the step figures alone: the estimate until two steps have been seen arriving. */
 function etaSeconds(state: LabState): number | null {
@@ -55,17 +59,26 @@ export function Controls({ compact = false }: { compact?: boolean }) {
     setConfirmingReset(false);
     void controller.reset();
   };
+  const now = { idle, training };
+  useShortcut('trainOrPause', () => {
+    const command = shortcutCommand('trainOrPause', now);
+    if (command === 'pause') void controller.pause();
+    else if (command === 'train') void controller.train();
+  });
+  useShortcut('step', () => {
+    if (shortcutCommand('step', now) === 'step') void controller.step();
+  });
 
   return (
     <section className="controls play-bar" aria-label="Controls" data-testid="play-bar">
       <div className="buttons">
-        <button type="button" className="primary" data-testid="train-button" disabled={!idle} onClick={() => void controller.train()}>
+        <button type="button" className="primary" data-testid="train-button" disabled={!idle} onClick={() => void controller.train()} title="Train step after step (key: Space)">
           ▶ Train
         </button>
-        <button type="button" data-testid="pause-button" disabled={!training} onClick={() => void controller.pause()}>
+        <button type="button" data-testid="pause-button" disabled={!training} onClick={() => void controller.pause()} title="Stop after the step under way (key: Space)">
           ❚❚ Pause
         </button>
-        <button type="button" data-testid="step-button" disabled={!idle} onClick={() => void controller.step()} title="One RL step">
+        <button type="button" data-testid="step-button" disabled={!idle} onClick={() => void controller.step()} title="One round of practice: answer, score, learn (key: S)">
           Step
         </button>
         <SlowMotionStep disabled={!idle} onActiveChange={setSlowMotion} />
@@ -102,7 +115,7 @@ export function Controls({ compact = false }: { compact?: boolean }) {
         </span>
         {!compact && (
           <>
-            <button type="button" data-testid="fork-button" disabled={!idle || !run} onClick={() => void controller.fork()} title="A new run from this one's checkpoint, with the knobs as set">
+            <button type="button" data-testid="fork-button" disabled={!idle || !run} onClick={() => void controller.fork()} title={`Fork: ${GLOSSARY.Fork}`}>
               Fork
             </button>
             <button type="button" data-testid="new-run-button" disabled={!idle || !run} onClick={() => controller.newRunFromKnobs()} title="The next Train starts a fresh run from the knobs">
@@ -117,7 +130,7 @@ export function Controls({ compact = false }: { compact?: boolean }) {
           {run ? ` / ${run.steps}` : ''}
         </span>
         <span className={`status status-${run?.status ?? 'none'}`} data-testid="run-status">
-          {busy ?? (worker === 'failed' ? 'the trainer did not start: see the message above' : run ? run.status : ready ? 'no run yet: press Train' : 'starting the trainer…')}
+          {playBarStatus({ worker, busy, runStatus: run?.status ?? null, slowMotion })}
         </span>
       </div>
       {/* Always drawn (empty before a run), so the bar's height does not change when a run starts. */}

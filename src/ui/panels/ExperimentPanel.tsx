@@ -6,15 +6,17 @@
 import { useMemo } from 'react';
 import { configErrors, EXPERIMENT_PROPERTIES, type ExperimentConfig } from '../../core/experiment';
 import { useLab, useLabState } from '../LabContext';
-import { KIND_LABELS, KNOBS, TIER_KEYS, type Knob } from '../state/knobs';
+import { choiceOptions, KIND_LABELS, KNOBS, mixLegend, TIER_KEYS, type Knob } from '../state/knobs';
 import { choosePreset, chooseStart, selectedRun, setKnob, type LabStore } from '../state/labStore';
+import { screenErrors } from '../state/screenErrors';
 import { LAB_PRESETS } from '../state/presets';
 import { FORMAT_LABELS, START_FROM_CHOICES, START_MODELS, startFormatError, type StartFrom } from '../state/startFrom';
 import { useFieldHelp } from './FieldHelp';
 import { NumberField } from './NumberField';
+import { Term } from './Term';
 
 const START_FROM_HELP =
-  "Where RL starts: the base model (ZeroTIR), or the base fine-tuned on code-augmented traces first (ReTool's cold start).";
+  'Which model the practice starts from: the base model, which has never been shown a question answered with code (ZeroTIR), or the base model after a first lesson on worked answers that use code (ReTool’s cold start).';
 
 export function ExperimentPanel() {
   const { store } = useLab();
@@ -29,7 +31,7 @@ export function ExperimentPanel() {
   const runStart = useLabState((s) => selectedRun(s)?.startFrom ?? null);
   const startError = startFormatError(startFrom, config.format);
   const errors = useMemo(() => {
-    const found = configErrors(config);
+    const found = screenErrors(configErrors(config));
     return startError && !found.format ? { ...found, format: startError } : found;
   }, [config, startError]);
   const differs = runConfig !== null && runStatus !== 'finished' && (JSON.stringify(runConfig) !== JSON.stringify(config) || runStart !== startFrom);
@@ -75,7 +77,9 @@ export function ExperimentPanel() {
           {startHelp.text}
         </div>
         <div className="field">
-          <label htmlFor="base-model">Base model</label>
+          <label htmlFor="base-model">
+            <Term term="base model">Base model</Term>
+          </label>
           <select
             id="base-model"
             value={baseModel}
@@ -98,7 +102,7 @@ export function ExperimentPanel() {
           ))}
           <MixFieldset
             mix="tierMix"
-            legend="Problem mix (easy / medium / hard)"
+            legend={mixLegend('tierMix')}
             parts={TIER_KEYS.map((tier) => [tier, tier])}
             testPrefix="knob-tier"
             config={config}
@@ -107,7 +111,7 @@ export function ExperimentPanel() {
           />
           <MixFieldset
             mix="kindMix"
-            legend="Kinds of problem (arithmetic / compose / search / error-prone / multi-step / chain)"
+            legend={mixLegend('kindMix')}
             parts={KIND_LABELS}
             testPrefix="knob-kind"
             config={config}
@@ -119,7 +123,10 @@ export function ExperimentPanel() {
       {differs && (
         <p className="hint" data-testid="knobs-differ">
           The knobs differ from the shown run. Train continues the run as it was; <b>Reset</b> restarts it with these knobs,{' '}
-          <b>Fork</b> branches it with them.
+          <b>
+            <Term term="Fork" />
+          </b>{' '}
+          branches it with them.
         </p>
       )}
     </section>
@@ -191,7 +198,7 @@ function ChoiceField({ knob, config, error, store }: { knob: Extract<Knob, { kin
         value={config[knob.key]}
         onChange={(e) => setKnob(store, knob.key, e.target.value as ExperimentConfig[typeof knob.key])}
       >
-        {knob.options.map(([value, label]) => (
+        {choiceOptions(knob.options, config[knob.key]).map(([value, label]) => (
           <option key={value} value={value}>
             {label}
           </option>

@@ -1,21 +1,37 @@
-/** Errors and notes for people: what went wrong or what happened, dismissable. */
+/**
+ * Errors and notes for people: what went wrong or what happened, dismissable. They float over the
+ * bottom of the window, so a notice never pushes the charts or the newest answer down; a note
+ * leaves by itself after INFO_NOTICE_MS, an error stays until dismissed.
+ */
+import { useEffect } from 'react';
 import { useLab, useLabState } from '../LabContext';
-import { dismissNotice } from '../state/labStore';
+import { dismissNotice, INFO_NOTICE_MS, type Notice } from '../state/labStore';
 
 export function Notices() {
-  const { store } = useLab();
   const notices = useLabState((s) => s.notices);
   if (notices.length === 0) return null;
   return (
     <div className="notices" aria-live="polite">
       {notices.map((n) => (
-        <div key={n.id} className={`notice notice-${n.kind}`} role={n.kind === 'error' ? 'alert' : 'status'} data-testid="notice">
-          <span>{n.text}</span>
-          <button type="button" aria-label="Dismiss" onClick={() => dismissNotice(store, n.id)}>
-            ×
-          </button>
-        </div>
+        <NoticeLine key={n.id} notice={n} />
       ))}
+    </div>
+  );
+}
+
+function NoticeLine({ notice }: { notice: Notice }) {
+  const { store } = useLab();
+  useEffect(() => {
+    if (notice.kind !== 'info') return;
+    const timer = setTimeout(() => dismissNotice(store, notice.id), INFO_NOTICE_MS);
+    return () => clearTimeout(timer);
+  }, [notice, store]);
+  return (
+    <div className={`notice notice-${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'} data-testid="notice">
+      <span>{notice.text}</span>
+      <button type="button" aria-label="Dismiss" onClick={() => dismissNotice(store, notice.id)}>
+        ×
+      </button>
     </div>
   );
 }

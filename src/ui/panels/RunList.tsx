@@ -4,12 +4,14 @@
  * metrics as CSV, export its checkpoint; import a run file or a checkpoint; delete it.
  */
 import { useRef } from 'react';
+import { GLOSSARY } from '../glossary';
 import { useLab, useLabState } from '../LabContext';
 import { downloadText } from '../persistence/download';
 import { exportFileName, runCsv } from '../persistence/runExport';
 import { MAX_RUN_FILE_CHARS } from '../persistence/runFile';
 import { notify, toggleCompared } from '../state/labStore';
 import { metricsRows } from '../state/runColumns';
+import { Term } from './Term';
 
 export function RunList() {
   const { store, controller } = useLab();
@@ -76,7 +78,12 @@ export function RunList() {
                 <span className="run-meta">
                   <span className={`status status-${run.status}`}>{run.status}</span> step {run.step}/{run.config.steps}
                   {id === loadedId ? ' · loaded' : ''}
-                  {run.checkpointStep !== null ? ` · saved @${run.checkpointStep}` : ''}
+                  {run.checkpointStep !== null && (
+                    <>
+                      {' · '}
+                      <Term term="saved @N">saved @{run.checkpointStep}</Term>
+                    </>
+                  )}
                 </span>
               </button>
               <button
@@ -124,10 +131,16 @@ export function RunList() {
         >
           Export run
         </button>
-        <button type="button" data-testid="export-csv-button" disabled={!selected} onClick={exportCsv}>
+        <button type="button" data-testid="export-csv-button" disabled={!selected} onClick={exportCsv} title={`CSV: ${GLOSSARY.CSV}`}>
           Export CSV
         </button>
-        <button type="button" data-testid="export-checkpoint-button" disabled={!selected || busy !== null} onClick={() => void exportCheckpoint()}>
+        <button
+          type="button"
+          data-testid="export-checkpoint-button"
+          disabled={!selected || busy !== null}
+          onClick={() => void exportCheckpoint()}
+          title={`Checkpoint: ${GLOSSARY.checkpoint}`}
+        >
           Export checkpoint
         </button>
         <label className="button-like" title="A run file or a checkpoint .json exported here, or a CLI model.json with its weights.bin">

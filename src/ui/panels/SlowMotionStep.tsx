@@ -12,13 +12,14 @@ import { useEffect, useRef, useState } from 'react';
 import type { StageAnswer, StepStage, StepStageName } from '../../core/rl/stepStages';
 import { useLab } from '../LabContext';
 import { AdvantageTokens } from './AdvantageTokens';
+import { threeDecimals } from './figureText';
 import { ADVANTAGE_PART_NAMES, advantageSum, signedAdvantage } from './advantageArithmetic';
 import { TranscriptSegments } from './TranscriptSegments';
 
 const STAGE_TEXT: Record<StepStageName, { title: string; explains: string }> = {
   rollouts: {
     title: 'Rollouts',
-    explains: 'The model answers every question of the step several times: one question and its answers are a group. Here is one group.',
+    explains: 'The model answers every question of the step several times (each try is a rollout): one question and its answers are a group. Here is one group.',
   },
   python: {
     title: 'Python runs',
@@ -32,11 +33,11 @@ const STAGE_TEXT: Record<StepStageName, { title: string; explains: string }> = {
   advantages: {
     title: 'Baselines and advantages',
     explains:
-      "An answer's advantage is how much better it did than its baseline, scaled so a step's pushes have a steady size. Groups all right or all wrong teach nothing and are dropped (the group filter).",
+      "An answer's advantage is how much better it did than expected (its baseline), scaled so a step's pushes have a steady size. Groups all right or all wrong teach nothing and are dropped (the group filter).",
   },
   update: {
     title: 'Update',
-    explains: "One gradient step makes answers with a positive advantage more likely and the others less. The step's figures:",
+    explains: "The model's numbers are changed a little (one gradient step): answers with a positive advantage become more likely, the others less. The step's figures:",
   },
 };
 
@@ -176,9 +177,9 @@ const firstWithOutput = (answers: StageAnswer[]) => Math.max(0, answers.findInde
 
 /** What the baseline and the normalisation are, for a student redoing the sum. */
 const PART_NOTES: Record<StepStage['algorithm'], string> = {
-  ppo: "The critic's value is its estimate of the reward, averaged over the answer's tokens; batch mean and std are over every token of every kept answer in the step. Each token has its own advantage (the colours): the figure is their mean.",
-  'reinforce++': "The group mean is the group's mean reward; batch mean and std of (reward − group mean) are over every token of every kept answer in the step.",
-  grpo: "The group mean and std are of the group's rewards (the std plus 1e-6); nothing is shifted across the batch.",
+  ppo: "The critic is a second output of the model that learns to guess the reward; its value is that guess, averaged over the answer's characters (tokens). Batch mean and std (standard deviation: how spread out the figures are) are over every token of every kept answer in the step. Each token has its own advantage (the colours): the figure is their mean.",
+  'reinforce++': "The group mean is the group's mean reward; batch mean and std (standard deviation: how spread out the figures are) of (reward − group mean) are over every character (token) of every kept answer in the step.",
+  grpo: "The group mean and std (standard deviation: how spread out the rewards are) are of the group's rewards (the std plus 0.000001); nothing is shifted across the batch.",
 };
 
 function StageView({ stage }: { stage: StepStage }) {
@@ -253,13 +254,13 @@ function StageView({ stage }: { stage: StepStage }) {
                   ['answers right (batch accuracy)', stage.metrics.accuracy],
                   ['uses code (code-call frequency)', stage.metrics.codeCallFrequency],
                   ['groups kept (filter pass rate)', stage.metrics.filterPassRate],
-                  ['gradient norm', stage.metrics.gradNorm],
-                  ['KL to the start model', stage.metrics.kl],
+                  ['size of the change (gradient norm)', stage.metrics.gradNorm],
+                  ['drift from the start model (KL)', stage.metrics.kl],
                 ] as const
               ).map(([label, value]) => (
                 <div key={label}>
                   <dt>{label}</dt>
-                  <dd>{value === null ? 'none (no update)' : value.toFixed(3)}</dd>
+                  <dd>{value === null ? 'none (no update)' : threeDecimals(value)}</dd>
                 </div>
               ))}
             </dl>

@@ -3,11 +3,12 @@
  * output as one amber block (environment tokens, no loss on them).
  */
 import type { SampleSegment } from '../../core/rl/rolloutSample';
+import { GLOSSARY } from '../glossary';
 
 /** One sandbox output as a block; the newlines around it are the block's edges, so they are dropped. */
 export function EnvBlock({ text }: { text: string }) {
   return (
-    <span className="segment-env" data-testid="env-segment" title="environment tokens: inserted by the sandbox, not trained on">
+    <span className="segment-env" data-testid="env-segment" title={`Environment tokens: ${GLOSSARY['environment tokens']}`}>
       <span className="env-tag" aria-hidden="true">
         sandbox output · not trained on
       </span>

@@ -1,19 +1,30 @@
 /**
  * "What am I watching?": the experiment explained for a class in five short parts (the model, the
- * tool, the reward, one step, the curves), opened by a button in the header: a modal dialog, so
- * it is reachable by click or keyboard and Escape closes it.
+ * tool, the reward, one step, the curves) and the keyboard shortcuts, opened by a button in the
+ * header or the ? key: a modal dialog, so it is reachable by click or keyboard and Escape closes it.
  */
 import { useRef } from 'react';
+import { SHORTCUT_HELP } from '../state/shortcuts';
+import { openAtTop } from './openAtTop';
+import { Term } from './Term';
+import { useShortcut } from './useShortcut';
 
 export function WhatYouAreWatching() {
   const dialog = useRef<HTMLDialogElement>(null);
+  const open = () => dialog.current && !dialog.current.open && openAtTop(dialog.current);
+  useShortcut('help', open);
   return (
     <>
-      <button type="button" className="explain-button" data-testid="explain-button" aria-haspopup="dialog" onClick={() => dialog.current?.showModal()}>
+      <button type="button" className="explain-button" data-testid="explain-button" aria-haspopup="dialog" onClick={open} title="The experiment explained (key: ?)">
         What am I watching?
       </button>
       <dialog ref={dialog} className="explainer" data-testid="explainer" aria-labelledby="explainer-title">
-        <h2 id="explainer-title">What you are watching</h2>
+        <form method="dialog" className="dialog-head">
+          <h2 id="explainer-title">What you are watching</h2>
+          <button type="submit" data-testid="explainer-close">
+            Close
+          </button>
+        </form>
         <dl>
           <dt>The model</dt>
           <dd>
@@ -35,24 +46,30 @@ export function WhatYouAreWatching() {
           <dt>One step</dt>
           <dd>
             The model answers a batch of questions several times each (a <em>group</em>); each answer is scored; answers that did
-            better than the rest of their group are made more likely, the others less (reinforcement learning: PPO, Reinforce++ or
-            GRPO).
+            better than the rest of their group are made more likely, the others less (reinforcement learning: <Term term="PPO" />, <Term term="Reinforce++" /> or
+            <Term term="GRPO" />).
           </dd>
           <dt>The curves</dt>
           <dd>
             <strong>Answers right (accuracy)</strong> should rise: blue is this step's batch, orange a fixed held-out test set
             measured every few steps. <strong>Uses code (code-call frequency)</strong>, the share of answers that ran Python, should
             climb from near 0 towards 1 as the model finds that code pays. <strong>Answer length</strong> grows with it, because the
-            code and its output take tokens. All three rising together with training steps is the &ldquo;agent RL scaling law&rdquo;
-            of the ZeroTIR paper. In the classroom preset (80 steps) the held-out accuracy went from 0.11 to about 0.6 here, and the
+            code and its output take <Term term="token">tokens</Term>. All three rising together with training steps is the &ldquo;agent RL scaling law&rdquo;
+            of the <Term term="ZeroTIR" /> paper. In the classroom preset (80 steps) the held-out accuracy went from 0.11 to about 0.6 here, and the
             share of answers using code from 0.11 to 0.96; with Nmax 0 (no tool) it stayed near 0.1.
           </dd>
+          <dt>Keys</dt>
+          <dd>
+            <ul className="shortcut-list" data-testid="shortcut-list">
+              {SHORTCUT_HELP.map(([keys, does]) => (
+                <li key={keys}>
+                  <kbd>{keys}</kbd> {does}
+                </li>
+              ))}
+            </ul>
+            The button &ldquo;Words used here&rdquo; explains every other word on the screen.
+          </dd>
         </dl>
-        <form method="dialog">
-          <button type="submit" className="primary" data-testid="explainer-close" autoFocus>
-            Close
-          </button>
-        </form>
       </dialog>
     </>
   );

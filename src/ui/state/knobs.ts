@@ -59,6 +59,20 @@ export const KNOBS: Knob[] = LAYOUT.map(({ key, main, testId }): Knob => {
   throw new Error(`'${key}' is a mix: the panel shows it as a fieldset`);
 });
 
+/** A mix's legend: its label and, in the order of its fields, each part's name, so the two cannot disagree. */
+export function mixLegend(key: MixProperty['key']): string {
+  const mix = property(key) as MixProperty;
+  return `${mix.label} (${mix.parts.map(([, label]) => label).join(' / ')})`;
+}
+
+/**
+ * A choice field's options. A value that is none of them (a link's algorithm=evil) is listed as
+ * itself, marked: a select without its value would show the first option while the field is flagged.
+ */
+export function choiceOptions(options: [string, string][], value: string): [string, string][] {
+  return options.some(([choice]) => choice === value) ? options : [...options, [value, `${value} (not a choice)`]];
+}
+
 /** The kinds of problem with the lab's plain names. */
 export const KIND_LABELS = (property('kindMix') as MixProperty).parts as [keyof ExperimentConfig['kindMix'], string][];
 

@@ -114,6 +114,9 @@ export interface BrokenRun {
 
 const NOTICES_KEPT = 4;
 
+/** How long a note (not an error) stays on screen: long enough to read twice. */
+export const INFO_NOTICE_MS = 12_000;
+
 export function createLabStore(initial: UrlState): LabStore {
   return createStore<LabState>(() => ({
     ...initial,

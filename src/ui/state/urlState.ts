@@ -142,6 +142,15 @@ export function parseLabUrl(search: string, hash: string): ParsedUrl {
   return { state, autostart: isTrue(query.get('autostart') ?? ''), runId: read('run'), namesSettings, problems };
 }
 
+/**
+ * All of a link's problems in one notice, or null when it has none: one notice each would leave
+ * only the last few on screen (the store keeps four), and the others would be dropped unsaid.
+ */
+export function urlProblemsNotice(problems: string[]): string | null {
+  if (problems.length === 0) return null;
+  return `The link had ${problems.length === 1 ? 'a setting' : `${problems.length} settings`} the lab could not use and ignored: ${problems.join('; ')}`;
+}
+
 function applyProperty(config: ExperimentConfig, property: ExperimentProperty, raw: string, problems: string[]): void {
   const fields = config as unknown as Record<string, unknown>;
   if (property.kind === 'number') {
