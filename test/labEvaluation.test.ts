@@ -27,7 +27,7 @@ import { scriptedPolicy } from './scriptedPolicy';
 
 type Progress = Extract<LabEvent, { type: 'progress' }>;
 
-const TINY: GPTConfig = { vocabSize: VOCAB_SIZE, contextLength: 64, nLayer: 1, nHead: 2, nEmbd: 16, mlpRatio: 2 };
+const TINY: GPTConfig = { vocabSize: VOCAB_SIZE, contextLength: 96, nLayer: 1, nHead: 2, nEmbd: 16, mlpRatio: 2 };
 /** The run config a tiny checkpoint carries: short answers, so the test set fits the tiny context. */
 const TINY_RUN: ExperimentConfig = { ...PRESETS.quick, steps: 50, promptsPerStep: 2, groupSize: 2, minibatchSize: 4, maxResponseTokens: 12, maxOutputChars: 16, testEvery: 1000, samplesPerStep: 0, format: 'retool' };
 /** The keys of `npm run eval`'s report and of each of its blocks (docs/retool.md). */
