@@ -8,6 +8,7 @@
  * stage at 1280x720 and 390x844 go to e2e/artifacts/slow-motion/.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { redo } from '../test/redoAdvantageSum';
 
 /** One step of 2 prompts x 8 answers on wasm (the presets' group size), every group kept so the advantages show. */
 const GROUP_RUN =
@@ -46,15 +47,6 @@ async function checkAndShoot(page: Page, index: number, name: string): Promise<v
   await page.setViewportSize(PHONE);
   await page.screenshot({ path: `${SCREENSHOTS}/${index}-${name}-390x844.png` });
   await page.setViewportSize(PROJECTOR);
-}
-
-/** Redoes a shown sum, "(1 − 0.412 + 0.020) ÷ 0.480", from its printed figures. */
-function redo(sum: string): number {
-  const [, inside, scale] = sum.match(/^\((.*)\) ÷ (\S+)$/)!;
-  const [first, ...rest] = inside.split(' ');
-  let total = Number(first);
-  for (let i = 0; i < rest.length; i += 2) total += (rest[i] === '+' ? 1 : -1) * Number(rest[i + 1]);
-  return total / Number(scale);
 }
 
 test('a step in slow motion: five readable stages, each held until Next, then the new point beside the three charts', async ({ page }) => {

@@ -4,15 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { advantageSum, signedAdvantage } from '../src/ui/panels/advantageArithmetic';
-
-/** Evaluates a shown sum the way a student would, from its printed figures. */
-function redo(sum: string): number {
-  const [, inside, scale] = sum.match(/^\((.*)\) ÷ (\S+)$/)!;
-  const [first, ...rest] = inside.split(' ');
-  let total = Number(first);
-  for (let i = 0; i < rest.length; i += 2) total += (rest[i] === '+' ? 1 : -1) * Number(rest[i + 1]);
-  return total / Number(scale);
-}
+import { redo } from './redoAdvantageSum';
 
 describe('advantageSum', () => {
   it("ppo: reward minus the critic's value minus the batch mean, over the batch std", () => {
