@@ -76,10 +76,10 @@ export function whiteningMoments(values: ArrayLike<number>, mask?: ArrayLike<num
 /**
  * Shift and scale the entries where mask is non-zero (all entries without a mask) to mean 0 and
  * std 1 (population variance, (v - mean) / sqrt(var + eps)); entries outside the mask become 0.
- * With no entry inside the mask the result is all zeros.
+ * With no entry inside the mask the result is all zeros. `moments`: whiteningMoments of the same
+ * values and mask, when the caller already has them (it reports them too).
  */
-export function whiten(values: ArrayLike<number>, mask?: ArrayLike<number>, eps = 1e-8): Float32Array {
-  const { shift, scale } = whiteningMoments(values, mask, eps);
+export function whiten(values: ArrayLike<number>, mask?: ArrayLike<number>, { shift, scale } = whiteningMoments(values, mask)): Float32Array {
   const out = new Float32Array(values.length);
   const factor = 1 / scale;
   for (let i = 0; i < values.length; i++) if (mask === undefined || mask[i] !== 0) out[i] = (values[i] - shift) * factor;

@@ -94,14 +94,15 @@ export function meanOverPolicyTokens(values: ArrayLike<number>, policyMask: Arra
 function whitenAcross(perRollout: Float32Array[], masks: number[][]): { advantages: Float32Array[]; shift: number; scale: number } {
   const values = concat(perRollout);
   const mask = concat(masks.map((m) => Float32Array.from(m)));
-  const flat = whiten(values, mask);
+  const moments = whiteningMoments(values, mask);
+  const flat = whiten(values, mask, moments);
   let offset = 0;
   const advantages = perRollout.map((a) => {
     const part = flat.slice(offset, offset + a.length);
     offset += a.length;
     return part;
   });
-  return { advantages, ...whiteningMoments(values, mask) };
+  return { advantages, ...moments };
 }
 
 function concat(parts: Float32Array[]): Float32Array {
