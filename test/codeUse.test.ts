@@ -36,9 +36,10 @@ const selfCorrected = episode(100, [call('print(x)', 20, FAILED), call('x = 3\n\
 const errorThenError = episode(80, [call('print(x)', 40, FAILED), call('print(y)', 60, FAILED), call('print(1)', 70)]);
 const unexecuted = episode(20, [call('print(2+2)', 5)]);
 
-// 848 halved until odd: 424, 212, 106, 53 (depth 4), the first try a SyntaxError.
+// 127253 = 53 * 7^4 divided by 7 until 7 no longer divides it, as the corpus's cells do: 18179, 2597,
+// 371, 53 (depth 4), the first try a SyntaxError.
 const SYNTAX: RunResult = { ...FAILED, error: { type: 'SyntaxError', message: "'(' was never closed" } };
-const halvings = [call('print(848//2', 0, SYNTAX), call('print(848//2)', 10, printed('424\n')), call('print(424//2)', 20, printed('212\n')), call('print(212//2)', 30, printed('106\n')), call('print(106//2)', 40, printed('53\n'))];
+const divisions = [call('q = 127253//7\nprint(q, q%7==0', 0, SYNTAX), call('q = 127253//7\nprint(q, q%7==0)', 10, printed('18179 True\n')), call('q = 18179//7\nprint(q, q%7==0)', 20, printed('2597 True\n')), call('q = 2597//7\nprint(q, q%7==0)', 30, printed('371 True\n')), call('q = 371//7\nprint(q, q%7==0)', 40, printed('53 False\n'))];
 
 describe('responseCodeUse', () => {
   it('counts a self-correction: an errored call followed by one that ran and printed the answer of a correct response', () => {
@@ -78,15 +79,15 @@ describe('responseCodeUse', () => {
   });
 
   it('counts a chain repair whose output each later call carries on to the answer', () => {
-    expect(responseCodeUse(episode(60, halvings), 1, 53).selfCorrections).toBe(1);
+    expect(responseCodeUse(episode(60, divisions), 1, 53).selfCorrections).toBe(1);
     // A second error mid-chain, repaired with the number the chain had reached: two corrections.
-    const twice = [...halvings.slice(0, 3), call('print(212/ /2)', 25, SYNTAX), ...halvings.slice(3)];
+    const twice = [...divisions.slice(0, 3), call('q = 2597/ /7\nprint(q, q%7==0)', 25, SYNTAX), ...divisions.slice(3)];
     expect(responseCodeUse(episode(60, twice), 1, 53).selfCorrections).toBe(2);
-    // The chain broken after the repair: 424 is used by the next call, but its 212 by nothing; 53 is computed afresh.
-    const broken = [...halvings.slice(0, 3), call('print(848//16)', 30, printed('53\n'))];
+    // The chain broken after the repair: 18179 is used by the next call, but its 2597 by nothing; 53 is computed afresh.
+    const broken = [...divisions.slice(0, 3), call('print(127253//2401)', 30, printed('53\n'))];
     expect(responseCodeUse(episode(60, broken), 1, 53).selfCorrections).toBe(0);
     // The right chain in a wrong response (the answer line said 52): none.
-    expect(responseCodeUse(episode(60, halvings), 0, 53).selfCorrections).toBe(0);
+    expect(responseCodeUse(episode(60, divisions), 0, 53).selfCorrections).toBe(0);
   });
 
   it('gives null position and last-call state to a response without code', () => {
@@ -129,7 +130,7 @@ describe('codeUseFigures', () => {
 
   it('counts self-corrections by the answer: a wrong response, an ignored repair and an answer the repair never printed are none', () => {
     const ignored = episode(60, [call('print(x)', 0, FAILED), call('print(7)', 10, printed('7\n')), call('print(1+2)', 30, printed('3\n'))]);
-    const episodes = [selfCorrected, selfCorrected, ignored, episode(60, halvings)];
+    const episodes = [selfCorrected, selfCorrected, ignored, episode(60, divisions)];
     const f = codeUseFigures(episodes, [1, 0, 1, 1], [arithmetic(1), arithmetic(1), arithmetic(3), chain(53, 4)]);
     expect(f.selfCorrections).toBe(2);
     expect(f.selfCorrectedResponses).toBe(2);
@@ -140,8 +141,8 @@ describe('codeUseFigures', () => {
 
   it('gives single-call share and calls per answer by depth, null where no response counts', () => {
     const one = episode(10, [call('print(53)', 0, printed('53\n'))]);
-    const two = episode(20, [call('print(106)', 0, printed('106\n')), call('print(106//2)', 10, printed('53\n'))]);
-    const four = episode(60, halvings.slice(1));
+    const two = episode(20, [call('print(371)', 0, printed('371\n')), call('q = 371//7\nprint(q, q%7==0)', 10, printed('53 False\n'))]);
+    const four = episode(60, divisions.slice(1));
     const problems = [arithmetic(53), { answer: 53, kind: 'multiStep' } as const, chain(53, 2), chain(53, 2), chain(53, 4), chain(53, 4), chain(53, 4)];
     const f = codeUseFigures([one, two, one, two, four, one, noCode], [1, 1, 1, 0, 1, 1, 1], problems);
     // Depth 1: one right answer in one call. Depth 2: the multi-step in two calls (right), a chain in one (right), a chain in two (wrong).

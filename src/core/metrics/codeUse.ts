@@ -21,9 +21,10 @@
  *   is one program; answered in four, one call per step.
  * - selfCorrections (ReTool: self-correction emerges after an interpreter error), counted only when
  *   the repair is what the answer rests on. With executed calls c_1..c_m of a response:
- *     feeds(c_j) = c_j ran without error, and its stdout holds the problem's answer on a line of its
- *                  own, or one of the numbers it printed appears in the code of a later c_k with
- *                  feeds(c_k) (a chain: 3392 printed, then `print(3392//2)`, ... the answer);
+ *     feeds(c_j) = c_j ran without error, and its stdout starts a line with the problem's answer
+ *                  (`53`, or a chain cell's `53 False`: printedAnswerLine), or one of the numbers it
+ *                  printed appears in the code of a later c_k with feeds(c_k) (a chain: `371 True`
+ *                  printed, then `q = 371//7`, ... the answer);
  *                  numbers are matched whole, so a printed 3 is not the 3 of `33` or of `x3`;
  *     selfCorrections = #{ i : reward = 1, c_i raised, c_{i+1} ran, feeds(c_{i+1}) }.
  *   A repair in a wrong response, or one whose output nothing later uses, is not counted: an
@@ -34,7 +35,7 @@
 import type { Episode, ToolCall } from '../env/episode';
 import { MAX_DEPTH, problemDepth, type Problem } from '../tasks/problem';
 import { meanOrNull } from './means';
-import { printedOnOwnLine } from './unclaimedAnswers';
+import { printedAnswerLine } from './unclaimedAnswers';
 
 /** What one response did with code. */
 export interface ResponseCodeUse {
@@ -121,7 +122,7 @@ function callsFeedingAnswer(executed: ToolCall[], answer: number): boolean[] {
   for (let j = executed.length - 1; j >= 0; j--) {
     const result = executed[j].result;
     if (result?.ok !== true) continue;
-    if (printedOnOwnLine(result.stdout, answer)) {
+    if (printedAnswerLine(result.stdout, answer)) {
       feeds[j] = true;
       continue;
     }

@@ -5,15 +5,19 @@
  */
 import type { Episode } from '../env/episode';
 
-/** Whether `stdout` holds `answer` on a line of its own (spaces around it allowed). */
-export function printedOnOwnLine(stdout: string, answer: number): boolean {
+/**
+ * Whether `stdout` holds `answer` at the start of a line, alone or as the first of the values one
+ * `print` wrote (spaces around it allowed): the chain's division cell prints `53 False`, the
+ * quotient and whether 7 still divides it.
+ */
+export function printedAnswerLine(stdout: string, answer: number): boolean {
   const expected = String(answer);
-  return stdout.split('\n').some((line) => line.trim() === expected);
+  return stdout.split('\n').some((line) => line.trim().split(/\s+/)[0] === expected);
 }
 
-/** Whether an executed call of `episode` printed `answer` on a line of its own. */
+/** Whether an executed call of `episode` printed `answer` at the start of a line (printedAnswerLine). */
 export function toolPrintedAnswer(episode: Pick<Episode, 'calls'>, answer: number): boolean {
-  return episode.calls.some((c) => c.executed && c.result !== undefined && printedOnOwnLine(c.result.stdout, answer));
+  return episode.calls.some((c) => c.executed && c.result !== undefined && printedAnswerLine(c.result.stdout, answer));
 }
 
 /**
