@@ -11,7 +11,7 @@ import {
   runFigures,
   type ComparedRun,
 } from '../src/core/metrics/runComparison';
-import { pairedDifference } from '../src/core/eval/pairedDifference';
+import { pairedDifference } from '../src/core/metrics/pairedDifference';
 import { emptyStepMetrics, type StepMetrics } from '../src/core/metrics/stepMetrics';
 
 /** Step 0 (the base model's test only), then one row per code-call frequency given. */

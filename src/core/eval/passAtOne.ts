@@ -7,7 +7,7 @@
 import { episodeConfig, type Episode, type EpisodeLimits } from '../env/episode';
 import { sandboxRunOptions } from '../experiment';
 import { codeUseFigures } from '../metrics/codeUse';
-import { meanOrNull } from '../metrics/means';
+import { meanOrNull, standardErrorOfMean } from '../metrics/means';
 import type { GPT } from '../model/gpt';
 import { Random } from '../random';
 import { evaluateProblems } from './evaluate';
@@ -15,14 +15,6 @@ import type { PythonSandbox, RunOptions } from '../sandbox/protocol';
 import { KINDS, TIERS, type Kind, type Problem, type Tier } from '../tasks/problem';
 import type { EvalBlock, EvalReport, PassAtOneSettings } from './evalReport';
 import { withNucleusFilter } from './nucleus';
-
-/** Sample standard deviation over sqrt(n); 0 for fewer than two values. */
-export function standardErrorOfMean(xs: number[]): number {
-  if (xs.length < 2) return 0;
-  const m = meanOrNull(xs)!;
-  const variance = xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1);
-  return Math.sqrt(variance / xs.length);
-}
 
 export interface EvalSettings extends PassAtOneSettings {
   /** The episode without its Nmax, which each block sets. */

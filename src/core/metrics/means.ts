@@ -8,3 +8,11 @@ export function mean(xs: ArrayLike<number>): number {
 export function meanOrNull(xs: ArrayLike<number>): number | null {
   return xs.length === 0 ? null : mean(xs);
 }
+
+/** Sample standard deviation over sqrt(n); 0 for fewer than two values. */
+export function standardErrorOfMean(xs: number[]): number {
+  if (xs.length < 2) return 0;
+  const m = meanOrNull(xs)!;
+  const variance = xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1);
+  return Math.sqrt(variance / xs.length);
+}

@@ -4,7 +4,7 @@
  * one row per arm (the runs whose configs differ only in the seed, averaged), the config fields
  * that tell the arms apart, and the train-Nmax by eval-Nmax matrix from `npm run eval` reports.
  */
-import { pairedDifference } from '../eval/pairedDifference';
+import { pairedDifference } from './pairedDifference';
 import type { ExperimentConfig } from '../experiment';
 import { MAX_DEPTH } from '../tasks/problem';
 import { meanOrNull } from './means';

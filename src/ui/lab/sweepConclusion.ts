@@ -3,7 +3,7 @@
  * Nmax arm to the next, with its standard error, and whether it is beyond noise. A class reads
  * which extra calls paid, not four curves that wobble.
  */
-import { pairedDifference } from '../../core/eval/pairedDifference';
+import { pairedDifference } from '../../core/metrics/pairedDifference';
 import { testSet } from '../../core/tasks/splits';
 import type { LabRun } from '../state/labRun';
 import { identicalRunGroups } from './identicalRuns';

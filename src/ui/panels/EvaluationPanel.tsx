@@ -6,7 +6,7 @@
  */
 import { useMemo, useState } from 'react';
 import type { EvalReport } from '../../core/eval/evalReport';
-import { pairedDifference, type PairedDifference } from '../../core/eval/pairedDifference';
+import { pairedDifference, type PairedDifference } from '../../core/metrics/pairedDifference';
 import { MAX_DEPTH } from '../../core/tasks/problem';
 import { DEFAULT_PASS_AT_ONE, MAX_K, parseNmaxList, passAtOneSettingsErrors } from '../../labWorker/evaluationRequest';
 import { useLab, useLabShallow, useLabState } from '../LabContext';

@@ -4,8 +4,7 @@
  * problems mostly agree problem by problem, so this is far below sqrt(a^2 + b^2) of two
  * independent blocks (issue 11 asks for at most 0.02 between two Nmax arms).
  */
-import { meanOrNull } from '../metrics/means';
-import { standardErrorOfMean } from './passAtOne';
+import { meanOrNull, standardErrorOfMean } from './means';
 
 export interface PairedDifference {
   /** pass@1 of arm b minus pass@1 of arm a. */
