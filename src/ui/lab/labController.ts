@@ -186,8 +186,10 @@ export class LabController {
 
   // ---- Train, Pause, Step, Reset, Fork -------------------------------------------------------
 
-  /** Trains the shown run (continuing it from its checkpoint if needed), or a new one from the knobs. */
-  /** Trains the shown run; with a sweep preset chosen, queues (or resumes) the Nmax sweep instead. */
+  /**
+   * Trains the shown run (continuing it from its checkpoint if needed), or a new one from the knobs;
+   * with a sweep preset chosen, queues (or resumes) the Nmax sweep instead.
+   */
   async train(): Promise<void> {
     if (labPreset(this.state.preset)?.sweepNmax !== undefined) {
       const sweep = this.state.sweep;

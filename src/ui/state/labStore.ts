@@ -2,7 +2,9 @@
  * The lab's one store (zustand). Its serialisable part is the UrlState (preset, config, backend
  * choice, presenter flag, sweep values), which urlSync.ts mirrors into the URL hash; the rest is
  * what the worker reported (backend, runs, progress) and what the page shows (selection, notices).
- * LabEvents from the worker go through reduceLabEvent, a pure function of state and event.
+ * LabEvents from the worker go through reduceLabEvent, which returns the next state; it appends a
+ * step's metrics to the run's columns in place (appendMetrics), not to copies, so that a long run
+ * does not copy every column at every step.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ExperimentConfig } from '../../core/experiment';
