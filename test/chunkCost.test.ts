@@ -53,4 +53,14 @@ describe('npm run bench:chunks', () => {
     expect(failure?.code).toBe(2);
     expect(failure?.stderr).toContain("bench:chunks: --repeats must be a positive integer, got '0'");
   }, 60_000);
+
+  // Issue 25: Number() read '0x10' as 16 and the benchmark ran 16 repeats.
+  it('refuses a --repeats not written in decimal (exit 2), before it times anything', async () => {
+    const failure = await run(tsx, ['src/cli/benchChunks.ts', '--repeats', '0x10'], { timeout: 120_000 }).then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure?.code).toBe(2);
+    expect(failure?.stderr).toContain("bench:chunks: --repeats must be a positive integer, got '0x10'");
+  }, 180_000);
 });

@@ -1,7 +1,7 @@
 /** The CLI's knob flags: each mix flag sets its mix, and bad values are usage errors naming the flag. */
 import { describe, expect, it } from 'vitest';
-import { decimalNumber, experimentFromFlags, joinNegativeValues, parseStringFlags, UsageError, wholeNumberFlag } from '../src/cli/cliArgs';
-import { PRESETS } from '../src/core/experiment';
+import { experimentFromFlags, joinNegativeValues, parseStringFlags, UsageError, wholeNumberFlag } from '../src/cli/cliArgs';
+import { decimalNumber, PRESETS } from '../src/core/experiment';
 
 describe('experimentFromFlags', () => {
   it('sets the tier mix and the kind mix from their flags, leaving the preset untouched', () => {

@@ -1,7 +1,7 @@
 /**
  * Every CLI reads numbers strictly: `--steps 0x10` trained 16 steps, `--tier-mix 1e308,1e308,1e308`
- * was taken (its shares then all 0), a blank `--temperature` was 0. Each is a usage error (exit 2)
- * naming the flag, before anything loads or runs.
+ * was taken (its shares then all 0), a blank `--temperature` was 0, `--timeout-s 3000000` overflowed
+ * bench:browser's timer. Each is a usage error (exit 2) naming the flag, before anything loads or runs.
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -36,6 +36,20 @@ describe('numbers on the command line', () => {
       const failure = await failureOf(cli, args);
       expect(failure?.code, `${cli} ${args.join(' ')}`).toBe(2);
       expect(failure?.stderr).toContain(`${cli}: ${message}`);
+    }
+  }, 600_000);
+
+  // A --timeout-s of 3000000 is 3e9 ms, past what a timer holds (2^31 - 1): it fired at once and stopped every backend.
+  it('are refused in bench:browser unless decimal and within bounds: its timeout and its pool sizes', async () => {
+    const cases: [string[], string][] = [
+      [['--timeout-s', '3000000'], "--timeout-s needs a whole number from 1 to 86400, got '3000000'"],
+      [['--timeout-s', '0x10'], "--timeout-s needs a whole number from 1 to 86400, got '0x10'"],
+      [['--sandbox-pool', '0x2,1'], "--sandbox-pool takes SIZE,STANDBY, whole numbers from 1 and from 0 up to 99 (e.g. 2,1), got '0x2,1'"],
+    ];
+    for (const [args, message] of cases) {
+      const failure = await failureOf('benchBrowser', args);
+      expect(failure?.code, args.join(' ')).toBe(2);
+      expect(failure?.stderr).toContain(`bench:browser: ${message}`);
     }
   }, 600_000);
 });

@@ -167,6 +167,24 @@ describe('URL state', () => {
     expect(urlProblemsNotice([])).toBeNull();
   });
 
+  // Issue 25: Number() read `steps=0x10` as 16 steps, and the link said nothing, as the CLI's --steps did.
+  it('reads numbers only when written in decimal, as the CLI does, and names each it could not read', () => {
+    const parsed = parseLabUrl('', '#seed=0b101&steps=0x10&nmax=%205&learningRate=Infinity&tierMix=0x1,1,1&sweep=0o1,2');
+    expect(parsed.state).toEqual(defaultUrlState());
+    expect(parsed.problems).toEqual([
+      'seed=0b101 is not a number',
+      'steps=0x10 is not a number',
+      'nmax= 5 is not a number',
+      'learningRate=Infinity is not a number',
+      'tierMix=0x1,1,1 needs 3 numbers: easy,medium,hard',
+      'sweep=0o1,2 is not a list of Nmax values (whole numbers 0-16)',
+    ]);
+    const decimal = parseLabUrl('', '#seed=7&steps=16&learningRate=2E-4&tierMix=1,.5,0&sweep=0,2');
+    expect(decimal.problems).toEqual([]);
+    expect(decimal.state.config).toMatchObject({ seed: 7, steps: 16, learningRate: 2e-4, tierMix: { easy: 1, medium: 0.5, hard: 0 } });
+    expect(decimal.state.sweepNmax).toEqual([0, 2]);
+  });
+
   it('keeps an out-of-range number, for the field to refuse with its message', () => {
     const parsed = parseLabUrl('?nmax=99', '');
     expect(parsed.problems).toEqual([]);

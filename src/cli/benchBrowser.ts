@@ -24,6 +24,7 @@ import type { GPTConfig } from '../core/model/config';
 import { VOCAB_SIZE } from '../core/tokenizer';
 import type { BackendInfo, BackendName } from '../labWorker/protocol';
 import { watchMachine } from './benchSetup';
+import { wholeNumberFlag } from './cliArgs';
 import { withHarnessBrowser, type HarnessBrowser } from './browserHarness';
 
 const HARNESS_PATH = 'e2e/harness/bench.html';
@@ -34,6 +35,7 @@ const BASE_MODEL_URL = '/models/base/model.json';
 /** The lab worker's pool: two interpreters run a step's calls side by side, one waits warm. */
 const LAB_SANDBOX_POOL = { size: 2, standby: 1 };
 const DEFAULT_TIMEOUT_S = 900;
+const MAX_TIMEOUT_S = 86_400;
 
 /** Between short and full: a quarter of the classroom's step (4 prompts x 8), 32 sequences x 32 tokens generated. */
 const MEDIUM_SIZES: BenchSizes = {
@@ -165,21 +167,21 @@ function parseOptions(argv: string[]): BrowserBenchOptions & { json: boolean } {
   const backends = values.backends.split(',').filter(Boolean) as BackendName[];
   const unknown = backends.filter((name) => !ALL_BACKENDS.includes(name));
   if (backends.length === 0 || unknown.length > 0) throw new Error(`--backends takes names from ${ALL_BACKENDS.join(',')}, got '${values.backends}'`);
-  const timeoutSeconds = Number(values['timeout-s']);
-  if (!(timeoutSeconds > 0)) throw new Error(`--timeout-s needs a positive number, got '${values['timeout-s']}'`);
+  // Bounded: a timer past 2^31 - 1 ms fires at once, which stopped every backend at its start.
+  const timeoutSeconds = wholeNumberFlag('timeout-s', values['timeout-s'], 1, MAX_TIMEOUT_S);
   const sizes: BrowserBenchOptions['sizes'] = {};
   for (const entry of values.sizes.split(',').filter(Boolean)) {
     const [backend, sizeName] = entry.split('=') as [BackendName, SizeName | undefined];
-    if (!ALL_BACKENDS.includes(backend) || !sizeName || !(sizeName in SIZES)) {
+    // own properties only: `wasm=constructor` must not find Object's
+    if (!ALL_BACKENDS.includes(backend) || !sizeName || !Object.hasOwn(SIZES, sizeName)) {
       throw new Error(`--sizes takes BACKEND=${Object.keys(SIZES).join('|')} pairs, got '${entry}'`);
     }
     sizes[backend] = sizeName;
   }
-  const [size, standby] = values['sandbox-pool'].split(',').map(Number);
-  if (!(Number.isInteger(size) && size! >= 1 && Number.isInteger(standby) && standby! >= 0)) {
-    throw new Error(`--sandbox-pool takes SIZE,STANDBY (e.g. 2,1), got '${values['sandbox-pool']}'`);
-  }
-  const sandboxPool = { size: size!, standby: standby! };
+  // Decimal digits only: Number() also takes '0x2' and ' 1'.
+  const pool = /^(\d{1,2}),(\d{1,2})$/.exec(values['sandbox-pool']);
+  if (!pool || Number(pool[1]) < 1) throw new Error(`--sandbox-pool takes SIZE,STANDBY, whole numbers from 1 and from 0 up to 99 (e.g. 2,1), got '${values['sandbox-pool']}'`);
+  const sandboxPool = { size: Number(pool[1]), standby: Number(pool[2]) };
   return { json: values.json, short: values.short, backends, sizes, smallModel: values['small-model'], sandboxPool, timeoutSeconds };
 }
 

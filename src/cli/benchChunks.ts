@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 import { CHUNK_SHAPES, fitChunkCost, timeChunk, type ChunkTiming } from '../bench/chunkCost';
 import { round } from '../bench/generationBench';
+import { decimalNumber } from '../core/experiment';
 import { CHUNK_OVERHEAD, WIDTH_DOUBLING } from '../core/rl/minibatchGradients';
 import { useNodeBackend } from '../node/tfBackend';
 import { benchModel, watchMachine } from './benchSetup';
@@ -33,8 +34,9 @@ async function main(): Promise<number> {
       throw new UsageError((error as Error).message);
     }
     if (values.help) return 'help';
-    const repeats = Number(values.repeats);
-    if (!Number.isInteger(repeats) || repeats < 1) throw new UsageError(`--repeats must be a positive integer, got '${values.repeats}'`);
+    // Decimal only: Number() made `--repeats 0x10` 16 repeats.
+    const repeats = decimalNumber(values.repeats);
+    if (repeats === null || !Number.isInteger(repeats) || repeats < 1) throw new UsageError(`--repeats must be a positive integer, got '${values.repeats}'`);
     return { base: values.base, json: values.json, repeats };
   });
   if (typeof parsed === 'number') return parsed;

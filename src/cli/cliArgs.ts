@@ -4,7 +4,7 @@
  * UsageError: the CLI prints the message and the usage, and exits 2.
  */
 import { parseArgs } from 'node:util';
-import { configErrors, EXPERIMENT_PROPERTIES, PRESETS, type ExperimentConfig, type ExperimentProperty } from '../core/experiment';
+import { configErrors, decimalNumber, EXPERIMENT_PROPERTIES, PRESETS, type ExperimentConfig, type ExperimentProperty } from '../core/experiment';
 import type { Kind } from '../core/tasks/problem';
 import { withLaterKindZeros } from '../core/tasks/splits';
 
@@ -42,12 +42,16 @@ export function knobOptions(): Record<string, { type: 'string' }> {
   return Object.fromEntries(EXPERIMENT_PROPERTIES.map((p) => [kebab(p.key), { type: 'string' as const }]));
 }
 
+/** The preset of that name, or a UsageError naming the known ones. */
+export function presetConfig(presetName: string): ExperimentConfig {
+  // own properties only: `--preset constructor` must not find Object's
+  if (!Object.hasOwn(PRESETS, presetName)) throw new UsageError(`unknown preset '${presetName}' (known: ${Object.keys(PRESETS).join(', ')})`);
+  return PRESETS[presetName];
+}
+
 /** The preset with the flags applied; throws UsageError naming each bad flag. */
 export function experimentFromFlags(presetName: string, flags: Record<string, string | boolean | undefined>): ExperimentConfig {
-  // own properties only: `--preset constructor` must not find Object's
-  const preset = Object.hasOwn(PRESETS, presetName) ? PRESETS[presetName] : undefined;
-  if (!preset) throw new UsageError(`unknown preset '${presetName}' (known: ${Object.keys(PRESETS).join(', ')})`);
-  return withKnobFlags(preset, flags);
+  return withKnobFlags(presetConfig(presetName), flags);
 }
 
 /** `base` (a preset or a run's config) with the flags applied; throws UsageError naming each bad flag. */
@@ -89,18 +93,6 @@ function mixFromFlag(property: Extract<ExperimentProperty, { kind: 'mix' }>, raw
   const shares = parts as number[];
   if (!Number.isFinite(shares.reduce((a, b) => a + b, 0))) throw new UsageError(`${flag} shares add up past the largest number, got '${raw}'`);
   return Object.fromEntries(property.parts.map(([part], i) => [part, shares[i]]));
-}
-
-/** Digits with an optional sign, point and exponent: what a flag's number may look like. */
-const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
-
-/**
- * `raw` as a number when it is written in decimal and finite, else null. Number() alone takes
- * `0x10` (16), `0b11`, `0o7`, ' 5 ', '' (0) and 'Infinity'.
- */
-export function decimalNumber(raw: string): number | null {
-  const value = Number(raw);
-  return DECIMAL.test(raw) && Number.isFinite(value) ? value : null;
 }
 
 /** `raw` as a whole number from `min` to `max`, or a UsageError naming --flag. */

@@ -28,8 +28,9 @@ import {
 } from '../core/metrics/runComparison';
 import { FINAL_WINDOW, START_WINDOW } from '../core/metrics/runSummary';
 import { emptyStepMetrics, type StepMetrics } from '../core/metrics/stepMetrics';
+import { decimalNumber } from '../core/experiment';
 import { MAX_DEPTH } from '../core/tasks/problem';
-import { argsOrExitCode, decimalNumber, UsageError } from './cliArgs';
+import { argsOrExitCode, UsageError } from './cliArgs';
 
 const USAGE = `usage: npm run compare -- [--reference DIR] [--target X] [--json] [--eval FILE]... DIR|FILE...
   DIR          a run directory written by npm run train (metrics.jsonl, summary.json, checkpoint/)

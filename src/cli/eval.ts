@@ -8,7 +8,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { NUMERIC_BOUNDS } from '../core/experiment';
+import { decimalNumber, NUMERIC_BOUNDS } from '../core/experiment';
 import { TOOL_FORMATS, type ToolFormatName } from '../core/env/formats';
 import { checkpointEpisodeLimits } from '../core/eval/checkpointLimits';
 import { passAtOneReport } from '../core/eval/passAtOne';
@@ -16,7 +16,7 @@ import { evalSet } from '../core/tasks/splits';
 import { loadCheckpointDir } from '../node/checkpointFiles';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
 import { useNodeBackend } from '../node/tfBackend';
-import { argsOrExitCode, decimalNumber, parseStringFlags, UsageError, wholeNumberFlag } from './cliArgs';
+import { argsOrExitCode, parseStringFlags, UsageError, wholeNumberFlag } from './cliArgs';
 import { runMain } from './runMain';
 import { evalTable } from './evalTable';
 import { formatDuration } from './progress';
@@ -48,7 +48,8 @@ function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
   const topP = decimalNumber(str('top-p') ?? '0.7');
   if (topP === null || !(topP > 0 && topP <= 1)) throw new UsageError(`--top-p needs a number in (0, 1], got '${str('top-p')}'`);
   const format = str('format') ?? null;
-  if (format !== null && !(format in TOOL_FORMATS)) throw new UsageError(`--format must be zerotir or retool, got '${format}'`);
+  // own properties only, as for presets: `--format constructor` must not find Object's
+  if (format !== null && !Object.hasOwn(TOOL_FORMATS, format)) throw new UsageError(`--format must be zerotir or retool, got '${format}'`);
   const maxTokens = str('max-response-tokens');
   return {
     checkpoint,

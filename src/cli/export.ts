@@ -14,7 +14,7 @@ import { clusterBundle, DEFAULT_MICRO_BATCH_CAP, PYTHON_FILES } from '../core/ex
 import { ENGINES, type EngineName } from '../core/export/engineVersions';
 import { defaultTrainSize } from '../core/export/exportSplits';
 import { DEFAULT_START_MODEL } from '../core/export/startModel';
-import { argsOrExitCode, knobOptions, knobUsage, parseStringFlags, UsageError, wholeNumberFlag, withKnobFlags } from './cliArgs';
+import { argsOrExitCode, knobOptions, knobUsage, parseStringFlags, presetConfig, UsageError, wholeNumberFlag, withKnobFlags } from './cliArgs';
 
 const PYTHON_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'python');
 
@@ -70,9 +70,7 @@ function parseExportArgs(argv: string[]): ExportArgs | 'help' {
     source = flags.run.replace(/\/+$/, '').split('/').at(-1) ?? 'run';
   } else {
     source = typeof flags.preset === 'string' ? flags.preset : DEFAULT_PRESET;
-    // own properties only: `--preset constructor` must not find Object's
-    if (!Object.hasOwn(PRESETS, source)) throw new UsageError(`unknown preset '${source}' (known: ${Object.keys(PRESETS).join(', ')})`);
-    base = PRESETS[source];
+    base = presetConfig(source);
   }
   const config = withKnobFlags(base, flags);
   let trainSize = defaultTrainSize(config);

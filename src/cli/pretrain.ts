@@ -10,13 +10,14 @@
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { decimalNumber } from '../core/experiment';
 import { BASE_MODEL_CONFIG } from '../core/model/config';
 import { GPT } from '../core/model/gpt';
 import { BASE_PRETRAIN_CONFIG, Pretrainer, type PretrainConfig } from '../core/pretrain/pretrainer';
 import { KINDS, type Kind } from '../core/tasks/problem';
 import { loadCheckpointDir, saveCheckpointDir } from '../node/checkpointFiles';
 import { useNodeBackend } from '../node/tfBackend';
-import { argsOrExitCode, decimalNumber, kindMixFromFlag, parseStringFlags, UsageError } from './cliArgs';
+import { argsOrExitCode, kindMixFromFlag, parseStringFlags, UsageError } from './cliArgs';
 import { runMain } from './runMain';
 import { drawProgress, formatDuration, progressLine, yieldToEventLoop } from './progress';
 

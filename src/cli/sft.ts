@@ -14,7 +14,7 @@ import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOOL_FORMATS, type ToolFormatName } from '../core/env/formats';
 import { responseRoom } from '../core/env/rollout';
-import { PRESETS } from '../core/experiment';
+import { decimalNumber, PRESETS } from '../core/experiment';
 import { Random } from '../core/random';
 import { KINDS } from '../core/tasks/problem';
 import { formatPrompt } from '../core/tasks/prompt';
@@ -24,7 +24,7 @@ import { DEFAULT_SFT_CONFIG, SftTrainer, traceRow, type SftConfig } from '../cor
 import { loadCheckpointDir, saveCheckpointDir } from '../node/checkpointFiles';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
 import { useNodeBackend } from '../node/tfBackend';
-import { argsOrExitCode, decimalNumber, DEFAULT_BASE_CHECKPOINT, parseStringFlags, UsageError } from './cliArgs';
+import { argsOrExitCode, DEFAULT_BASE_CHECKPOINT, parseStringFlags, UsageError } from './cliArgs';
 import { runMain } from './runMain';
 import { drawProgress, formatDuration, progressLine } from './progress';
 
@@ -58,7 +58,8 @@ function parseSftArgs(argv: string[]): SftArgs | 'help' {
   const out = str('out');
   if (out === undefined) throw new UsageError('--out DIR is required');
   const format = str('format') ?? 'retool';
-  if (!(format in TOOL_FORMATS)) throw new UsageError(`--format must be retool or zerotir, got '${format}'`);
+  // own properties only, as for presets: `--format constructor` must not find Object's
+  if (!Object.hasOwn(TOOL_FORMATS, format)) throw new UsageError(`--format must be retool or zerotir, got '${format}'`);
   const seedRaw = str('seed');
   const seed = seedRaw === undefined ? DEFAULT_SFT_CONFIG.seed : decimalNumber(seedRaw);
   if (seed === null || !Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed needs a whole number >= 0, got '${seedRaw}'`);

@@ -261,6 +261,18 @@ export const NUMERIC_BOUNDS = Object.fromEntries(
   EXPERIMENT_PROPERTIES.filter((p): p is NumberProperty => p.kind === 'number').map((p) => [p.key, [p.min, p.max, p.integer]]),
 ) as Record<NumericKey, [number, number, boolean]>;
 
+/** Digits with an optional sign, point and exponent: what a number in a flag or a link may look like. */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/**
+ * `raw` as a number when it is written in decimal and finite, else null. Number() alone takes
+ * `0x10` (16), `0b11`, `0o7`, ' 5 ', '' (0) and 'Infinity'.
+ */
+export function decimalNumber(raw: string): number | null {
+  const value = Number(raw);
+  return DECIMAL.test(raw) && Number.isFinite(value) ? value : null;
+}
+
 /** "a, b or c". */
 function oneOf(values: string[]): string {
   return values.length === 1 ? values[0] : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;

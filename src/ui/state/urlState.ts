@@ -7,7 +7,7 @@
  * `run=<id>` names the run the page shows, so a reload shows that run and not merely the newest.
  * `hide=sidebar,tabs` hides parts of the page, as Playground's URL hides controls for a lesson.
  */
-import { configErrors, EXPERIMENT_PROPERTIES, NUMERIC_BOUNDS, type ExperimentConfig, type ExperimentProperty } from '../../core/experiment';
+import { configErrors, decimalNumber, EXPERIMENT_PROPERTIES, NUMERIC_BOUNDS, type ExperimentConfig, type ExperimentProperty } from '../../core/experiment';
 import { withLaterKindZeros } from '../../core/tasks/splits';
 import type { BackendChoice } from '../../labWorker/protocol';
 import { DEFAULT_LAB_PRESET, DEFAULT_SWEEP_NMAX, LAB_PRESETS, labPreset } from './presets';
@@ -155,8 +155,9 @@ function applyProperty(config: ExperimentConfig, property: ExperimentProperty, r
   const fields = config as unknown as Record<string, unknown>;
   if (property.kind === 'number') {
     // An out-of-range number is kept: the field shows configErrors' message and nothing is sent.
-    const value = raw.trim() === '' ? NaN : Number(raw);
-    if (Number.isNaN(value)) problems.push(`${property.key}=${raw} is not a number`);
+    // Decimal only, as the CLI reads it: Number() made `steps=0x10` 16 steps.
+    const value = decimalNumber(raw);
+    if (value === null) problems.push(`${property.key}=${raw} is not a number`);
     else fields[property.key] = value;
   } else if (property.kind === 'choice') {
     // configErrors names the allowed values when the string is not one of them.
@@ -172,8 +173,8 @@ function applyProperty(config: ExperimentConfig, property: ExperimentProperty, r
 }
 
 function parseNumberList(raw: string): number[] | null {
-  const values = raw.split(',').map((s) => (s.trim() === '' ? NaN : Number(s)));
-  return values.some((v) => Number.isNaN(v)) ? null : values;
+  const values = raw.split(',').map(decimalNumber);
+  return values.some((v) => v === null) ? null : (values as number[]);
 }
 
 function isTrue(raw: string): boolean {

@@ -1,0 +1,37 @@
+/**
+ * Names on the command line are looked up as the table's own properties: `in` and a plain index
+ * also find Object.prototype's members, so `--format constructor` passed the check and reached
+ * the run as Object itself. Each is a usage error (exit 2) naming the flag, before anything loads.
+ */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const TSX = join('node_modules', '.bin', 'tsx');
+
+/** The CLI's failure; one that takes the name and starts work instead is stopped after two minutes. */
+function failureOf(cli: string, args: string[]): Promise<{ code: number; stderr: string } | null> {
+  return run(TSX, [`src/cli/${cli}.ts`, ...args], { timeout: 120_000 }).then(
+    () => null,
+    (error: { code: number; stderr: string }) => error,
+  );
+}
+
+describe('names on the command line', () => {
+  it("refuse Object.prototype's members: --format in eval and sft, --preset in export, --sizes in bench:browser", async () => {
+    const cases: [string, string, string[], string][] = [
+      ['eval', 'eval', ['--checkpoint', 'runs/none', '--format', 'constructor'], "--format must be zerotir or retool, got 'constructor'"],
+      ['sft', 'sft', ['--base', 'runs/none', '--out', 'runs/none', '--format', 'toString'], "--format must be retool or zerotir, got 'toString'"],
+      ['export', 'export', ['--engine', 'verl', '--preset', '__proto__', '--out', 'runs/none'], "unknown preset '__proto__' (known: classroom, no-tool, quick, ablation)"],
+      ['benchBrowser', 'bench:browser', ['--sizes', 'wasm=constructor'], "--sizes takes BACKEND=full|medium|short pairs, got 'wasm=constructor'"],
+    ];
+    // One at a time: each loads tfjs, and side by side they crawl on a loaded machine.
+    for (const [cli, name, args, message] of cases) {
+      const failure = await failureOf(cli, args);
+      expect(failure?.code, `${cli} ${args.join(' ')}`).toBe(2);
+      expect(failure?.stderr).toContain(`${name}: ${message}`);
+    }
+  }, 600_000);
+});
