@@ -16,6 +16,8 @@ import { VOCAB_SIZE } from '../src/core/tokenizer';
 import { LabSession } from '../src/labWorker/labSession';
 import type { PretrainShape } from '../src/labWorker/pretrainJob';
 import { progressEvent } from '../src/labWorker/progressEvent';
+import type { ModelAnswer } from '../src/core/env/answerQuestion';
+import type { AskedModel } from '../src/labWorker/askRequest';
 import type { CheckpointBlob } from '../src/labWorker/checkpointBlob';
 import type { BackendInfo, LabEvent } from '../src/labWorker/protocol';
 import { createTrainerApi } from '../src/labWorker/trainerApi';
@@ -483,6 +485,59 @@ describe('LabSession', () => {
     ]);
     await expect(session.evaluate([1, 17])).rejects.toThrow('evaluate needs a list of whole Nmax values from 0 to 16, got [1,17]');
     await expect(session.evaluate([])).rejects.toThrow('evaluate needs a list');
+    await session.dispose();
+  });
+
+  it("answers a question with the run's model, a checkpoint's or the base's, as it is written, without touching the run; not while training", async () => {
+    const events: LabEvent[] = [];
+    const session = newSession(events);
+    await session.startRun('run-q', CONFIG);
+    const atStart = await session.saveCheckpoint();
+    await session.step();
+    const ask = (model: AskedModel, question = 'what is 6*7?') => ({ question, config: CONFIG, greedy: false, model });
+    const written: ModelAnswer[] = [];
+    const byRun = await session.askModel(ask({ kind: 'run', runId: 'run-q' }), (answer) => written.push(answer));
+    expect(byRun.prompt).toBe('Q: what is 6*7?\nA:');
+    expect(byRun.done).toBe(true);
+    expect(written.length).toBeGreaterThan(1);
+    expect(written.at(-1)).toEqual(byRun);
+    // Sampled from the config's seed: asked again, the same answer.
+    expect(await session.askModel(ask({ kind: 'run', runId: 'run-q' }))).toEqual(byRun);
+    // The start checkpoint is the base model; loading it for the question leaks no tensor.
+    const tensors = tf.memory().numTensors;
+    expect(await session.askModel(ask({ kind: 'checkpoint', checkpoint: atStart }))).toEqual(await session.askModel(ask({ kind: 'base' })));
+    expect(tf.memory().numTensors).toBe(tensors);
+    await expect(session.askModel(ask({ kind: 'run', runId: 'run-other' }))).rejects.toThrow('run run-other is not the one loaded (run-q)');
+    await expect(session.askModel(ask({ kind: 'base' }, '  '))).rejects.toThrow('type a question first');
+
+    // The run's next step is the one of a run never asked anything.
+    await session.step();
+    const asked = stepEvents(events).at(-1)!;
+    const quiet: LabEvent[] = [];
+    const unasked = newSession(quiet);
+    await unasked.startRun('run-q', CONFIG);
+    await unasked.step();
+    await unasked.step();
+    const never = stepEvents(quiet).at(-1)!;
+    expect(deterministicFigures(asked.metrics)).toEqual(deterministicFigures(never.metrics));
+    expect(asked.samples).toEqual(never.samples);
+    await unasked.dispose();
+
+    // While training: refused.
+    let refused: Promise<unknown> | null = null;
+    const training = newSession([], (event) => {
+      if (event.type === 'step' && event.metrics.step === 1 && !refused) {
+        refused = training.askModel(ask({ kind: 'base' })).then(
+          () => 'answered',
+          (error: Error) => error.message,
+        );
+        setTimeout(() => void training.pause(), 0);
+      }
+    });
+    await training.startRun('run-t', { ...CONFIG, steps: 50 });
+    await training.train();
+    expect(await refused).toBe('the model is training: pause it before asking it a question');
+    await training.dispose();
     await session.dispose();
   });
 

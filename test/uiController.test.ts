@@ -501,6 +501,45 @@ describe('lab controller against a fake trainer', () => {
     expect(store.getState().runs[runId]).toMatchObject({ step: 10, status: 'finished' });
   });
 
+  it("asks the model the shown run is at: the base before a run, the run's own weights once loaded, its saved state after a reload; not while training", async () => {
+    const dbName = `ui-controller-ask-${++dbCount}`;
+    const { store, fake, controller } = await lab({ steps: 50, dbName });
+    await controller.start(false);
+    const labels: string[] = [];
+    const written: string[] = [];
+    const listener = { onModel: (label: string) => labels.push(label), onAnswer: (a: { segments: { text: string }[] }) => written.push(a.segments[0].text) };
+    const asks = () => fake.trainers.flatMap((t) => t.calls).filter((c) => c.method === 'askModel').map((c) => c.args[0] as { model: { kind: string }; config: unknown; greedy: boolean });
+
+    const answer = await controller.askModel('what is 3*4?', true, listener);
+    expect(answer?.segments[0].text).toBe(' Answer: 12');
+    expect(written).toEqual([' Answer:', ' Answer: 12']);
+    expect(labels).toEqual(['the Base model (ZeroTIR), before any practice']);
+    expect(asks()[0]).toMatchObject({ model: { kind: 'base' }, greedy: true, config: store.getState().config });
+
+    await controller.step();
+    setKnob(store, 'nmax', 4);
+    await controller.askModel('what is 3*4?', false, listener);
+    const runId = store.getState().selectedRunId!;
+    expect(asks()[1]).toMatchObject({ model: { kind: 'run', runId }, greedy: false, config: { nmax: 4 } });
+    expect(labels[1]).toBe(`“${store.getState().runs[runId].name}” at step 1`);
+
+    // While training: not asked, and said why.
+    const training = controller.train();
+    await untilState(store, (s) => s.runs[runId]?.status === 'training');
+    expect(await controller.askModel('what is 3*4?', true, listener)).toBeNull();
+    expect(store.getState().notices.at(-1)?.text).toBe('the model is busy training: pause it (or let the step finish), then ask');
+    await controller.pause();
+    await training;
+    await controller.flush();
+
+    const reloaded = await lab({ steps: 50, dbName });
+    await reloaded.controller.start(false);
+    await reloaded.controller.askModel('what is 3*4?', true, listener);
+    const [asked] = reloaded.fake.trainers[0].calls.filter((c) => c.method === 'askModel');
+    expect((asked.args[0] as { model: { kind: string } }).model.kind).toBe('checkpoint');
+    expect(labels.at(-1)).toMatch(/^“.+” as saved at step \d+$/);
+  });
+
   it('pretrains, then starts new runs from the pretrained base', async () => {
     const { store, fake, controller } = await lab({ steps: 2 });
     await controller.start(false);

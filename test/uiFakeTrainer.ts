@@ -2,8 +2,10 @@
  * A stand-in for the trainer worker: the TrainerWorkerApi's behaviour (events per step, pause
  * between steps, checkpoints that remember their step) with made-up figures and no tfjs.
  */
+import type { ModelAnswer } from '../src/core/env/answerQuestion';
 import type { ExperimentConfig } from '../src/core/experiment';
 import type { EvalReport } from '../src/core/eval/evalReport';
+import type { AskRequest } from '../src/labWorker/askRequest';
 import type { PassAtOneRequest } from '../src/labWorker/evaluationRequest';
 import type { CheckpointBlob } from '../src/labWorker/checkpointBlob';
 import type { BackendChoice, LabEvent, RunFrom, TrainerWorkerApi } from '../src/labWorker/protocol';
@@ -128,6 +130,22 @@ export class FakeTrainer implements TrainerWorkerApi {
   async cancelEvaluation() {
     this.calls.push({ method: 'cancelEvaluation', args: [] });
     this.evaluationCancelled = true;
+  }
+
+  /** Writes "Answer: 12" in two snapshots, then the answer; the model asked is in the call's args. */
+  async askModel(request: AskRequest, onAnswer: (answer: ModelAnswer) => void): Promise<ModelAnswer> {
+    this.calls.push({ method: 'askModel', args: [request] });
+    const answer = (text: string, done: boolean): ModelAnswer => ({
+      prompt: `Q: ${request.question}\nA:`,
+      segments: [{ kind: 'policy', text }],
+      calls: [],
+      pythonRunning: false,
+      done,
+      endedWithEos: done,
+    });
+    onAnswer(answer(' Answer:', false));
+    onAnswer(answer(' Answer: 12', true));
+    return answer(' Answer: 12', true);
   }
 
   methods(): string[] {

@@ -8,6 +8,7 @@
  * left at its last completed step). Every unit of work that touches the model goes through one WorkQueue, so commands
  * that arrive mid-step (save, evaluate, reset) see the weights between steps.
  */
+import { answerQuestion, type ModelAnswer } from '../core/env/answerQuestion';
 import { configErrors, NUMERIC_BOUNDS, type ExperimentConfig } from '../core/experiment';
 import { deserializeCheckpoint, serializeCheckpoint } from '../core/model/checkpoint';
 import type { GPT } from '../core/model/gpt';
@@ -16,12 +17,14 @@ import { RolloutStopped } from '../core/env/rollout';
 import { Trainer, type StepRecord, type TrainerStart } from '../core/rl/trainer';
 import type { ReferenceIdentity } from '../core/rl/trainerState';
 import type { PythonSandbox } from '../core/sandbox/protocol';
+import { questionError } from '../core/tasks/ownQuestion';
 import { runPassAtOneJob } from './passAtOneJob';
 import type { EvalReport } from '../core/eval/evalReport';
 import type { PassAtOneRequest } from './evaluationRequest';
 import { BASE_PRETRAIN_SHAPE, pretrainOptionErrors, runPretraining, type PretrainOptions, type PretrainShape } from './pretrainJob';
 import { progressEvent } from './progressEvent';
 import { readWeightsAsync } from './readWeightsAsync';
+import type { AskedModel, AskRequest } from './askRequest';
 import type { CheckpointBlob } from './checkpointBlob';
 import type { EvaluationRow, LabEvent, RunFrom, RunStatus } from './protocol';
 import { WorkQueue } from './workQueue';
@@ -198,6 +201,44 @@ export class LabSession {
       this.options.emit(progressEvent('evaluate', i + 1, nmaxValues.length, performance.now() - started, `Nmax ${nmax}: ${accuracy.toFixed(3)}`));
     }
     return { runId: run.id, accuracyByNmax };
+  }
+
+  /**
+   * "Ask the model": one question answered by the run's model (its weights now), a checkpoint's or
+   * the base model, as a training step would write it, with `onAnswer` getting it as it is written.
+   * Between steps (the work queue), and refused while training: the weights would change under it.
+   */
+  async askModel(request: AskRequest, onAnswer?: (answer: ModelAnswer) => void): Promise<ModelAnswer> {
+    if (this.job?.kind === 'train') throw new Error('the model is training: pause it before asking it a question');
+    const problem = questionError(request?.question);
+    if (problem) throw new Error(problem);
+    const errors = Object.values(configErrors(request.config ?? ({} as ExperimentConfig)));
+    if (errors.length > 0) throw new Error(`invalid settings: ${errors.join('; ')}`);
+    return this.queue.run(async () => {
+      const { model, owned } = this.askedModel(request.model);
+      try {
+        return await answerQuestion(model, request.question, { config: request.config, greedy: request.greedy === true, sandbox: this.options.sandbox }, onAnswer);
+      } finally {
+        if (owned) model.dispose();
+      }
+    });
+  }
+
+  /** The model a question goes to; `owned`: loaded for it, to be freed after. */
+  private askedModel(asked: AskedModel): { model: GPT; owned: boolean } {
+    switch (asked?.kind) {
+      case 'run': {
+        const run = this.requireRun();
+        if (run.id !== asked.runId) throw new Error(`run ${asked.runId} is not the one loaded (${run.id})`);
+        return { model: run.model, owned: false };
+      }
+      case 'checkpoint':
+        return { model: deserializeCheckpoint(asked.checkpoint.manifest, asked.checkpoint.weights).model, owned: true };
+      case 'base':
+        return { model: this.options.base, owned: false };
+      default:
+        throw new Error('askModel needs the model to ask: a run, a checkpoint or the base model');
+    }
   }
 
   /** Pretrains a fresh base model; pause stops it early and the checkpoint holds the steps done. */

@@ -3,11 +3,13 @@
  * exposes a TrainerWorkerApi through comlink; the UI passes one event callback (wrapped in
  * Comlink.proxy) and receives everything else as LabEvents. Types only: no tfjs, no DOM.
  */
+import type { ModelAnswer } from '../core/env/answerQuestion';
 import type { EvalReport } from '../core/eval/evalReport';
 import type { ExperimentConfig } from '../core/experiment';
 import type { StepMetrics } from '../core/metrics/stepMetrics';
 import type { RolloutSample } from '../core/rl/rolloutSample';
 import type { StepStage } from '../core/rl/stepStages';
+import type { AskRequest } from './askRequest';
 import type { CheckpointBlob } from './checkpointBlob';
 import type { PassAtOneRequest } from './evaluationRequest';
 
@@ -83,6 +85,12 @@ export interface TrainerWorkerApi {
   evaluatePassAtOne(request: PassAtOneRequest): Promise<EvalReport | null>;
   /** Stops a running evaluatePassAtOne after its current chunk of samples. */
   cancelEvaluation(): Promise<void>;
+  /**
+   * "Ask the model": the question answered by the chosen model through a training step's rollout
+   * code, its Python run in the sandbox; `onAnswer` (a comlink proxy) gets the answer as it is
+   * written, token by token. Not while training.
+   */
+  askModel(request: AskRequest, onAnswer: (answer: ModelAnswer) => void): Promise<ModelAnswer>;
   /** Pretrains a fresh base model from the synthetic corpus with 'pretrainStep' and 'progress' events. */
   pretrain(options: { steps: number; seed: number; toolPrior: number }): Promise<CheckpointBlob>;
 }

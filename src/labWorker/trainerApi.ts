@@ -92,5 +92,7 @@ export function createTrainerApi(environment: TrainerEnvironment): TrainerWorker
     pretrain: (options) => guarded(() => requireSession().pretrain(options)),
     evaluatePassAtOne: (request) => guarded(() => requireSession().evaluatePassAtOne(request)),
     cancelEvaluation: () => guarded(() => requireSession().cancelEvaluation()),
+    // A proxied callback whose page has gone away rejects; the answer goes on regardless.
+    askModel: (request, onAnswer) => guarded(() => requireSession().askModel(request, (answer) => void Promise.resolve(onAnswer(answer)).catch(() => undefined))),
   };
 }

@@ -9,6 +9,7 @@ import { CallsHistogram } from './charts/CallsHistogram';
 import { CodeLinesChart, CodeUseSharesChart } from './charts/codeUseCharts';
 import { LogLogChart } from './charts/LogLogChart';
 import { AccuracyChart, CallsPerResponseChart, CodeCallsChart, ResponseLengthChart, StepTimeChart } from './charts/runCharts';
+import { AskModel } from './panels/AskModel';
 import { BackendBadge } from './panels/BackendBadge';
 import { ClusterExportPanel } from './panels/ClusterExportPanel';
 import { ComparePanel } from './panels/ComparePanel';
@@ -51,6 +52,7 @@ export function App() {
 
   const tabs: LabTab[] = [
     { id: 'inspector', label: 'All answers', content: <RolloutInspector limit={presenter ? 4 : 12} /> },
+    { id: 'ask', label: 'Ask the model', content: <AskModel /> },
     {
       id: 'charts',
       label: 'More charts',

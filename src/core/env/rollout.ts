@@ -42,6 +42,11 @@ export interface RolloutSettings {
    * a step of thousands of answers would otherwise make wait for minutes).
    */
   shouldStop?: () => Promise<boolean>;
+  /**
+   * Called after every token step and every tool output that arrives, with the episodes so far:
+   * the lab's "Ask the model" shows one answer as it is written. It only reads.
+   */
+  onProgress?: (episodes: readonly Episode[]) => void;
 }
 
 /** A rollout ended by its shouldStop before it finished; its tensors are freed, its calls abandoned. */
@@ -173,6 +178,7 @@ export async function generateRollouts(
           if (!rollouts[b].episode.done) queues[b].push(...envTokens);
         });
       }
+      settings.onProgress?.(rollouts.map((r) => r.episode));
       const unfinished = active.filter((b) => !finished(b));
       if (unfinished.length === 0) break;
       if (settings.shouldStop && (await settings.shouldStop())) throw new RolloutStopped();

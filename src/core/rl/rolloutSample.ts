@@ -24,8 +24,8 @@ export interface RolloutSample {
   calls: { code: string; executed: boolean; ok: boolean | null; errorType: string | null }[];
 }
 
-export function rolloutSample(step: number, prompt: string, problem: Problem, rollout: Rollout, reward: number): RolloutSample {
-  const { tokens, policyMask, calls, endedWithEos } = rollout.episode;
+/** A response's text in runs of policy and environment tokens. */
+export function responseSegments(tokens: readonly number[], policyMask: readonly number[]): SampleSegment[] {
   const segments: SampleSegment[] = [];
   let start = 0;
   for (let i = 1; i <= tokens.length; i++) {
@@ -34,6 +34,12 @@ export function rolloutSample(step: number, prompt: string, problem: Problem, ro
       start = i;
     }
   }
+  return segments;
+}
+
+export function rolloutSample(step: number, prompt: string, problem: Problem, rollout: Rollout, reward: number): RolloutSample {
+  const { tokens, policyMask, calls, endedWithEos } = rollout.episode;
+  const segments = responseSegments(tokens, policyMask);
   return {
     step,
     prompt,

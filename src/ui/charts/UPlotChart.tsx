@@ -25,9 +25,16 @@ export interface UPlotChartProps {
   annotation?: (state: LabState) => string;
   /** Controls shown beside the title (a metric picker). */
   controls?: ReactNode;
+  /** A click on the plot (not a zoom drag) at this x value. */
+  onPickX?: (x: number) => void;
+  /** An x value to mark with a vertical line (a picked step), or null. */
+  markX?: (state: LabState) => number | null;
 }
 
-export function UPlotChart({ testId, title, options, data, version, height = 190, annotation, controls }: UPlotChartProps) {
+/** How far the pointer may move between press and release for a click, not a zoom drag (px). */
+const CLICK_SLOP_PX = 4;
+
+export function UPlotChart({ testId, title, options, data, version, height = 190, annotation, controls, onPickX, markX }: UPlotChartProps) {
   const { store } = useLab();
   const presenter = useLabState((s) => s.presenter);
   // Taller for a projector, not so tall that the newest answer leaves a 1280x720 screen (e2e/plainWords.spec.ts).
@@ -36,15 +43,24 @@ export function UPlotChart({ testId, title, options, data, version, height = 190
   const holder = useRef<HTMLDivElement>(null);
   const note = useRef<HTMLDivElement>(null);
   // The latest callbacks, so the subscription below does not need rebuilding when they change identity.
-  const feed = useRef({ data, version, annotation });
-  feed.current = { data, version, annotation };
+  const feed = useRef({ data, version, annotation, onPickX, markX });
+  feed.current = { data, version, annotation, onPickX, markX };
+  const marked = useLabState((state) => markX?.(state) ?? null);
+  const pickable = onPickX !== undefined;
 
   useEffect(() => {
     const element = holder.current;
     if (!element) return;
-    const chart = new uPlot({ ...plotOptions, width: Math.max(element.clientWidth, 200), height: plotHeight }, feed.current.data(store.getState()), element);
+    const markOf = (state: LabState) => feed.current.markX?.(state) ?? null;
+    const drawMark = (u: uPlot) => {
+      const x = markOf(store.getState());
+      if (x !== null) drawVerticalLine(u, x);
+    };
+    const hooks = { ...plotOptions.hooks, draw: [...(plotOptions.hooks?.draw ?? []), drawMark] };
+    const chart = new uPlot({ ...plotOptions, hooks, width: Math.max(element.clientWidth, 200), height: plotHeight }, feed.current.data(store.getState()), element);
     let frame = 0;
     let shown = feed.current.version(store.getState());
+    let shownMark = markOf(store.getState());
     const draw = () => {
       frame = 0;
       const state = store.getState();
@@ -56,14 +72,30 @@ export function UPlotChart({ testId, title, options, data, version, height = 190
     draw();
     const unsubscribe = store.subscribe((state) => {
       const next = feed.current.version(state);
-      if (next === shown) return;
+      const nextMark = markOf(state);
+      if (next === shown && nextMark === shownMark) return;
       shown = next;
+      shownMark = nextMark;
       if (frame === 0) frame = requestAnimationFrame(draw);
     });
+    // A press and release in one place picks the x there; a press that moved is uPlot's zoom drag, not a pick.
+    let pressedAt: number | null = null;
+    const onPress = (event: PointerEvent) => (pressedAt = event.clientX);
+    const onRelease = (event: PointerEvent) => {
+      const still = pressedAt !== null && Math.abs(event.clientX - pressedAt) <= CLICK_SLOP_PX;
+      pressedAt = null;
+      if (!still) return;
+      const left = event.clientX - chart.over.getBoundingClientRect().left;
+      feed.current.onPickX?.(chart.posToVal(left, 'x'));
+    };
+    chart.over.addEventListener('pointerdown', onPress);
+    chart.over.addEventListener('pointerup', onRelease);
     const resize = new ResizeObserver(() => chart.setSize({ width: Math.max(element.clientWidth, 200), height: plotHeight }));
     resize.observe(element);
     return () => {
       unsubscribe();
+      chart.over.removeEventListener('pointerdown', onPress);
+      chart.over.removeEventListener('pointerup', onRelease);
       resize.disconnect();
       if (frame !== 0) cancelAnimationFrame(frame);
       chart.destroy();
@@ -73,7 +105,7 @@ export function UPlotChart({ testId, title, options, data, version, height = 190
   // uPlot draws the axis labels on the canvas; a screen reader (and a test) reads them here.
   const [xLabel, yLabel] = (options.axes ?? []).map((axis) => axis.label);
   return (
-    <figure className="chart" data-testid={testId}>
+    <figure className={pickable ? 'chart chart-pickable' : 'chart'} data-testid={testId} data-marked-step={marked ?? undefined}>
       <figcaption>
         <span>{title}</span>
         {controls}
@@ -89,6 +121,24 @@ export function UPlotChart({ testId, title, options, data, version, height = 190
       </div>
     </figure>
   );
+}
+
+/** A dashed vertical line across the plot at x (the picked step), drawn on uPlot's canvas. */
+function drawVerticalLine(u: uPlot, x: number): void {
+  const position = Math.round(u.valToPos(x, 'x', true));
+  const { left, top, width, height } = u.bbox;
+  // Zoomed away from the step: nothing to mark.
+  if (position < left || position > left + width) return;
+  const ctx = u.ctx;
+  ctx.save();
+  ctx.strokeStyle = '#1f2933';
+  ctx.lineWidth = 1.5 * uPlot.pxRatio;
+  ctx.setLineDash([5 * uPlot.pxRatio, 4 * uPlot.pxRatio]);
+  ctx.beginPath();
+  ctx.moveTo(position, top);
+  ctx.lineTo(position, top + height);
+  ctx.stroke();
+  ctx.restore();
 }
 
 /** Presenter mode: axis text a class can read from the back of the room. */

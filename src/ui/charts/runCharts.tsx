@@ -1,10 +1,14 @@
 /**
  * The live plots of the shown run, each against step: accuracy (batch and held-out test), code-call
  * frequency, response length (all tokens and policy tokens), calls per response, step-time split.
+ * A click on any of them picks the nearest step, whose kept answers the answers panel then shows,
+ * and every one of them marks that step (linked views).
  */
 import { useMemo } from 'react';
 import type uPlot from 'uplot';
-import { selectedRun, type LabState } from '../state/labStore';
+import { useLab } from '../LabContext';
+import { pickedStepOf, pickStep, selectedRun, type LabState } from '../state/labStore';
+import { nearestStep } from './nearestStep';
 import type { MetricColumns } from '../state/runColumns';
 import { lineSeries, PALETTE, stepChartOptions, UPlotChart, type YRange } from './UPlotChart';
 
@@ -42,7 +46,14 @@ function RunLineChart(props: { testId: string; title: string; specs: SeriesSpec[
     [specs, range, yLabel],
   );
   const data = useMemo(() => columnsData(specs), [specs]);
-  return <UPlotChart testId={props.testId} title={props.title} options={options} data={data} version={runVersion} />;
+  const { store } = useLab();
+  const pickNearestStep = (x: number) => {
+    const step = nearestStep(selectedRun(store.getState())?.columns.step ?? [], x);
+    if (step !== null) pickStep(store, step);
+  };
+  return (
+    <UPlotChart testId={props.testId} title={props.title} options={options} data={data} version={runVersion} onPickX={pickNearestStep} markX={pickedStepOf} />
+  );
 }
 
 const UNIT: [number, number] = [0, 1];

@@ -7,6 +7,7 @@
  */
 import { fetchCheckpoint } from '../../browser/checkpointFetch';
 import { configErrors, type ExperimentConfig } from '../../core/experiment';
+import type { ModelAnswer } from '../../core/env/answerQuestion';
 import type { PassAtOneSettings } from '../../core/eval/evalReport';
 import type { StepStage } from '../../core/rl/stepStages';
 import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
@@ -21,6 +22,7 @@ import { screenErrors } from '../state/screenErrors';
 import { startFormatError, type StartFrom } from '../state/startFrom';
 import { copyConfig } from '../state/urlState';
 import { exportRunCheckpoint, importRunCheckpoint } from './checkpointTransfer';
+import { modelToAsk, type AskHost } from './askModelJob';
 import { cancelEvaluation, evaluateSource, type EvaluationHost, type EvaluationSource } from './evaluationJob';
 import { latestSweep, queueSweep, runSweep, type SweepHost } from './nmaxSweep';
 import { StartModels } from './startModels';
@@ -65,6 +67,7 @@ export class LabController {
   private readonly sweepHost: SweepHost;
   private readonly evaluationHost: EvaluationHost;
   private readonly transferHost: RunTransferHost;
+  private readonly askHost: AskHost;
   private readonly startModels: StartModels;
 
   constructor(options: LabControllerOptions) {
@@ -102,6 +105,11 @@ export class LabController {
       knobs: () => this.validKnobs(),
       addRun: (run) => this.addRun(run),
       selectRun: (runId) => this.selectRun(runId),
+    };
+    this.askHost = {
+      state: () => this.state,
+      storedCheckpoint: (runId) => this.storedCheckpoint(runId),
+      startModel: (start) => this.startModels.get(start),
     };
   }
 
@@ -370,6 +378,29 @@ export class LabController {
   async cancelEvaluation(): Promise<void> {
     const api = this.api;
     if (api) await this.guard(cancelEvaluation(this.store, api));
+  }
+
+  // ---- Ask the model ------------------------------------------------------------------------
+
+  /**
+   * One question to the shown run's model (askModelJob.ts), with the knobs' Nmax, temperature and
+   * seed; `onModel` learns which model answers, `onAnswer` gets the answer as it is written. Not
+   * while a run trains or a step runs. Resolves to the answer, or null when it was not asked.
+   */
+  async askModel(question: string, greedy: boolean, listener: { onModel(label: string): void; onAnswer(answer: ModelAnswer): void }): Promise<ModelAnswer | null> {
+    if (this.running) {
+      notify(this.store, 'info', 'the model is busy training: pause it (or let the step finish), then ask');
+      return null;
+    }
+    const config = this.validKnobs();
+    if (!config) return null;
+    let answer: ModelAnswer | null = null;
+    await this.command('Asking the model…', async (api) => {
+      const { model, label } = await modelToAsk(this.askHost);
+      listener.onModel(label);
+      answer = await api.askModel({ question, config, greedy, model }, listener.onAnswer);
+    });
+    return answer;
   }
 
   // ---- Pretraining --------------------------------------------------------------------------

@@ -30,6 +30,7 @@ export const connectTrainerWorker: ConnectTrainer = (onCrash) => {
     pretrain: (options) => remote.pretrain(options),
     evaluatePassAtOne: (request) => remote.evaluatePassAtOne(request),
     cancelEvaluation: () => remote.cancelEvaluation(),
+    askModel: (request, onAnswer) => remote.askModel(request, Comlink.proxy(onAnswer)),
   };
   return {
     api,

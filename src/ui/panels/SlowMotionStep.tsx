@@ -2,16 +2,18 @@
  * Slow motion through one RL step (as GAN Lab steps through its training): the button beside Step
  * runs one step whose stages (rollouts, Python runs, rewards, baselines and advantages, update)
  * each wait for Next (or the right-arrow key, or N). A panel names the stages, the current one
- * marked, and shows one group: a table of its answers (what each wrote, its code calls, reward,
- * baseline and advantage) beside one chosen answer in full, then that answer's advantage as a sum
- * and coloured by its per-token advantages, then the step's figures. Each stage fits a projector's
- * 1280x720 without scrolling; at the curves' new point the panel shrinks to a strip below them.
- * Finish runs the rest at once.
+ * marked, lights the stage of the RL loop it belongs to (LoopDiagram), and shows one group: a table
+ * of its answers (what each wrote, its code calls, reward, baseline and advantage) beside one
+ * chosen answer in full, then that answer's advantage as a sum and coloured by its per-token
+ * advantages, then the step's figures. Each stage fits a projector's 1280x720 without scrolling; at
+ * the curves' new point the panel shrinks to a strip below them. Finish runs the rest at once.
  */
 import { useEffect, useRef, useState } from 'react';
 import type { StageAnswer, StepStage, StepStageName } from '../../core/rl/stepStages';
 import { useLab } from '../LabContext';
 import { AdvantageTokens } from './AdvantageTokens';
+import { LoopDiagram } from './LoopDiagram';
+import { loopStageOf } from './loopStage';
 import { threeDecimals } from './figureText';
 import { ADVANTAGE_PART_NAMES, advantageSum, signedAdvantage } from './advantageArithmetic';
 import { TranscriptSegments } from './TranscriptSegments';
@@ -119,7 +121,10 @@ function SlowMotionPanel({ view, onNext, onFinish, onClose }: { view: View; onNe
   return (
     <section className={done ? 'slow-motion slow-motion-finished' : 'slow-motion'} role="region" aria-label="Slow motion step" data-testid="slow-motion">
       <header className="slow-motion-head">
-        <h2>Slow motion{stage ? `: step ${stage.step}` : ''}</h2>
+        <div className="slow-motion-title">
+          <h2>Slow motion{stage ? `: step ${stage.step}` : ''}</h2>
+          <LoopDiagram lit={loopStageOf(stage?.stage ?? null, done)} />
+        </div>
         <ol className="slow-motion-stages">
           {[...STAGES.map((name) => STAGE_TEXT[name].title), 'New point'].map((title, i) => (
             <li key={title} className={i === current ? 'stage-current' : i < current ? 'stage-done' : ''} aria-current={i === current ? 'step' : undefined} data-testid="slow-motion-stage">

@@ -1,10 +1,15 @@
 /**
  * "What am I watching?": the experiment explained for a class in five short parts (the model, the
- * tool, the reward, one step, the curves) and the keyboard shortcuts, opened by a button in the
- * header or the ? key: a modal dialog, so it is reachable by click or keyboard and Escape closes it.
+ * tool, the reward, one step with the RL loop drawn, the curves) and the keyboard shortcuts, opened
+ * by a button in the header or the ? key: a modal dialog, so it is reachable by click or keyboard and
+ * Escape closes it. It starts the guided tour again, and holds the tour, which opens by itself on a
+ * first visit.
  */
 import { useRef } from 'react';
 import { SHORTCUT_HELP } from '../state/shortcuts';
+import { GuidedTour } from '../tour/GuidedTour';
+import { openTour } from '../tour/tourState';
+import { LoopDiagram } from './LoopDiagram';
 import { openAtTop } from './openAtTop';
 import { Term } from './Term';
 import { useShortcut } from './useShortcut';
@@ -48,6 +53,7 @@ export function WhatYouAreWatching() {
             The model answers a batch of questions several times each (a <em>group</em>); each answer is scored; answers that did
             better than the rest of their group are made more likely, the others less (reinforcement learning: <Term term="PPO" />, <Term term="Reinforce++" /> or
             <Term term="GRPO" />).
+            <LoopDiagram />
           </dd>
           <dt>The curves</dt>
           <dd>
@@ -69,8 +75,23 @@ export function WhatYouAreWatching() {
             </ul>
             The button &ldquo;Words used here&rdquo; explains every other word on the screen.
           </dd>
+          <dt>The tour</dt>
+          <dd>
+            <button
+              type="button"
+              data-testid="tour-open"
+              onClick={() => {
+                dialog.current?.close();
+                openTour();
+              }}
+            >
+              Take the tour
+            </button>{' '}
+            again: a short walk from the Train button to the help.
+          </dd>
         </dl>
       </dialog>
+      <GuidedTour />
     </>
   );
 }

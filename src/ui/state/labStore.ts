@@ -90,6 +90,14 @@ export interface LabState extends UrlState {
   /** Runs ticked in the run list for the compare view, in the order they were ticked. */
   comparedRunIds: string[];
   passAtOne: PassAtOneState;
+  /** The step whose kept answers the answers panel shows (a chart point clicked); null: the newest answer. */
+  pickedStep: PickedStep | null;
+}
+
+/** A step picked on a chart, of the run shown then: another run shown drops it. */
+export interface PickedStep {
+  runId: string;
+  step: number;
 }
 
 export type LabStore = StoreApi<LabState>;
@@ -141,6 +149,7 @@ export function createLabStore(initial: UrlState): LabStore {
     sweep: null,
     comparedRunIds: [],
     passAtOne: { running: null, startModels: {} },
+    pickedStep: null,
   }));
 }
 
@@ -275,6 +284,17 @@ export function toggleCompared(store: LabStore, id: string): void {
 /** The ticked runs that still exist, in the order they were ticked. */
 export function comparedRuns(state: LabState): LabRun[] {
   return state.comparedRunIds.map((id) => state.runs[id]).filter((r): r is LabRun => r !== undefined);
+}
+
+/** Shows `step`'s kept answers for the shown run (null: back to its newest answer). */
+export function pickStep(store: LabStore, step: number | null): void {
+  store.setState((s) => ({ pickedStep: step === null || s.selectedRunId === null ? null : { runId: s.selectedRunId, step } }));
+}
+
+/** The step picked on the shown run, or null. */
+export function pickedStepOf(state: LabState): number | null {
+  const picked = state.pickedStep;
+  return picked !== null && picked.runId === state.selectedRunId ? picked.step : null;
 }
 
 export function selectedRun(state: LabState): LabRun | null {

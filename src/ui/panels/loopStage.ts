@@ -1,0 +1,35 @@
+/**
+ * The RL loop drawn for a class (LoopDiagram.tsx): its five stages in plain words, and which of them
+ * a slow-motion step is showing. The worker reports a step's stages only in slow motion
+ * (StepStage), so the diagram is lit from those and from nothing else.
+ */
+import type { StepStageName } from '../../core/rl/stepStages';
+
+export const LOOP_STAGES = ['question', 'write', 'python', 'reward', 'update'] as const;
+export type LoopStage = (typeof LOOP_STAGES)[number];
+
+export const LOOP_STAGE_TEXT: Record<LoopStage, { title: string; explains: string }> = {
+  question: { title: 'Question', explains: 'A practice question, asked several times: its answers are a group.' },
+  write: { title: 'Model writes', explains: 'The model writes each answer one character at a time, and may open a ```python block.' },
+  python: { title: 'Python runs', explains: 'Each closed python block runs in the sandbox, and its output is pasted into the answer.' },
+  reward: { title: 'Reward', explains: '1 if the final number is right, else 0.' },
+  update: { title: 'Update', explains: 'The model is changed a little towards the answers that did better than their group.' },
+};
+
+/** Slow motion's stage as a stage of the loop (the advantages decide the update, so they are its start). */
+const LOOP_STAGE_OF: Record<StepStageName, LoopStage> = {
+  rollouts: 'write',
+  python: 'python',
+  rewards: 'reward',
+  advantages: 'update',
+  update: 'update',
+};
+
+/**
+ * The loop's stage while slow motion shows `stage` (null: the answers are still being written);
+ * once the step is done the loop is back at its start, the next step's questions.
+ */
+export function loopStageOf(stage: StepStageName | null, done: boolean): LoopStage {
+  if (done) return 'question';
+  return stage === null ? 'write' : LOOP_STAGE_OF[stage];
+}
