@@ -3,11 +3,12 @@
  * with a good run imports malformed run files (the ones the issue found, a 10^6-row file, a 20 MB
  * name, and a spread of test/malformedRunFiles.ts's fields with values of wrong types and sizes):
  * each is refused with the reason and the good run stays shown, also after a reload. A malformed run
- * an older lab stored is listed as broken, the rest of the lab drawn. `#preset=constructor` and its
+ * an older lab stored is listed as broken, the rest of the lab drawn; a run that still fails to draw
+ * shows as broken in the parts it breaks, with its export and Delete there. `#preset=constructor` and its
  * kin are refused as unknown presets. Every file's import is checked before anything is stored
  * (test/uiRunFileFuzz.test.ts imports all the generated files).
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { decodeRunFile } from '../src/ui/persistence/runFile';
 import { goodRunFile, malformedRunFiles, withValue } from '../test/malformedRunFiles';
@@ -129,6 +130,47 @@ test('a malformed run an older lab stored is listed as broken, and the lab is dr
   await page.reload();
   await expect(page.getByTestId('run-broken')).toHaveCount(0);
   await showsGoodRun(page);
+});
+
+test('a stored run that still fails to draw shows as broken where it fails, with its export and Delete; the lab is drawn around it', async ({ page }) => {
+  // A stand-in for a bug no check can see: drawing a sandbox output that holds this mark throws.
+  const mark = 'stand-in drawing bug 7f3a';
+  await page.addInitScript((mark) => {
+    const replace = String.prototype.replace;
+    String.prototype.replace = function (this: string, ...args: Parameters<typeof replace>) {
+      if (this.includes(mark)) throw new Error(mark);
+      return replace.apply(this, args);
+    } as typeof replace;
+  }, mark);
+  await page.goto('/?backend=wasm');
+  await expect(page.getByTestId('run-list')).toBeVisible({ timeout: 60_000 });
+  await importFile(page, 'good', withValue(goodRunFile, ['samples', 0, 'segments', 1, 'text'], `\n\`\`\`output\n${mark}\n\`\`\`\n`));
+
+  // On this visit and the next: the newest answer says why it is missing, the rest is drawn.
+  for (const visit of ['import', 'reload']) {
+    if (visit === 'reload') await page.reload();
+    const broken = page.getByTestId('panel-broken').filter({ hasText: 'The newest answer could not be drawn' });
+    await expect(broken, visit).toContainText(mark);
+    await expect(page.getByTestId('headline-charts'), visit).toBeVisible();
+    await expect(page.getByTestId('run-name'), visit).toHaveText('good run');
+    await expect(page.getByTestId('step-counter'), visit).toHaveText('2');
+  }
+
+  const broken = page.getByTestId('panel-broken').filter({ hasText: 'The newest answer could not be drawn' });
+  const download = page.waitForEvent('download');
+  await broken.getByTestId('broken-export-run').click();
+  const file = JSON.parse(readFileSync(await (await download).path(), 'utf8')) as Record<string, unknown>;
+  expect(file.name).toBe('good run');
+  expect(file.format).toBe('tir-lab-run');
+
+  page.once('dialog', (dialog) => void dialog.accept());
+  await broken.getByTestId('broken-delete-run').click();
+  await expect(page.getByTestId('run-item')).toHaveCount(0);
+  await expect(page.getByTestId('panel-broken')).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByTestId('headline-charts')).toBeVisible();
+  await expect(page.getByTestId('run-item')).toHaveCount(0);
+  await expect(page.getByTestId('panel-broken')).toHaveCount(0);
 });
 
 test("a link naming one of Object.prototype's members as preset is refused as an unknown preset", async ({ page }) => {

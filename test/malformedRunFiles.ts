@@ -54,8 +54,8 @@ export const goodRunFile: Record<string, unknown> = {
   passAtOne,
 };
 
-/** Values of a wrong type or size for any field. */
-const BAD_VALUES: unknown[] = [null, -1, 'x', true, {}, [], [null], [{}], { a: 'b' }, 'x'.repeat(RUN_LIMITS.text + 1)];
+/** Values of a wrong type or size for any field: a fraction where a count goes, a number no step or figure reaches. */
+const BAD_VALUES: unknown[] = [null, -1, 0.5, 1e300, 'x', true, {}, [], [null], [{}], { a: 'b' }, 'x'.repeat(RUN_LIMITS.text + 1)];
 /** Where the walk stops: the checkpoint has checks of its own (uiRunFile.test.ts); the summary is for `npm run compare`, never read by the lab. */
 const SKIPPED = new Set(['checkpoint.manifest', 'checkpoint.weightsBase64', 'summary']);
 

@@ -63,6 +63,16 @@ describe('malformed run files never spoil a profile (issue 25, item 5)', () => {
     for (const [path, value, message] of cases) expect(() => decodeRunFile(JSON.stringify(withValue(goodRunFile, path, value)))).toThrow(message);
   });
 
+  it('refuses a step no run reaches and a share of a response where a count goes, with the place named', () => {
+    const cases: [Path, unknown, string][] = [
+      [['metrics', 2, 'step'], RUN_LIMITS.step + 1, `the run file's metrics[2].step is ${RUN_LIMITS.step + 1}, more than ${RUN_LIMITS.step}`],
+      [['samples', 0, 'step'], 1e300, `the run file's samples[0].step is 1e+300, more than ${RUN_LIMITS.step}`],
+      [['metrics', 0, 'callsHistogram', 1], 0.5, "the run file's metrics[0].callsHistogram[1] is not a whole number of 0 or more"],
+      [['passAtOne', 'report', 'blocks', 0, 'nmax'], 17, "the run file's passAtOne.report.blocks[0].nmax is 17, more than 16"],
+    ];
+    for (const [path, value, message] of cases) expect(() => decodeRunFile(JSON.stringify(withValue(goodRunFile, path, value)))).toThrow(message);
+  });
+
   it('refuses a 10^6-row run file and a 20 MB name quickly, with the reason', () => {
     const rows = JSON.stringify({ ...goodRunFile, checkpoint: null, metrics: Array.from({ length: 1_000_000 }, (_, step) => ({ step })) });
     let started = performance.now();

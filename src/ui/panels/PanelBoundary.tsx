@@ -5,6 +5,9 @@
  * again when `resetKey` changes (another run shown).
  */
 import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { useLab, useLabState } from '../LabContext';
+import { downloadText } from '../persistence/download';
+import { exportFileName } from '../persistence/runExport';
 
 interface Props {
   /** What the part is, for the message: "the charts". */
@@ -40,9 +43,42 @@ export class PanelBoundary extends Component<Props, State> {
       <section className="panel panel-broken" role="alert" data-testid="panel-broken">
         <p>
           {this.props.part[0].toUpperCase() + this.props.part.slice(1)} could not be drawn: {error.message.slice(0, 300)}. The rest of the lab works:
-          show another run, or delete this one in the run list.
+          show another run, or export or delete this one.
         </p>
+        <ShownRunActions />
       </section>
     );
   }
+}
+
+/**
+ * The shown run's file and its Delete, here as well as in the run list: the part that failed may be
+ * the run list, or hidden (presenter mode), and the run must not be lost to a bug in drawing it.
+ */
+function ShownRunActions() {
+  const { controller } = useLab();
+  const id = useLabState((s) => s.selectedRunId);
+  const name = useLabState((s) => (s.selectedRunId === null ? null : (s.runs[s.selectedRunId]?.name ?? null)));
+  const busy = useLabState((s) => s.busy);
+  if (id === null || name === null) return null;
+  const exportRun = async () => {
+    const text = await controller.exportRun(id);
+    if (text) downloadText(exportFileName(`${name}-run`, 'json'), text, 'application/json');
+  };
+  return (
+    <p className="file-buttons">
+      <button type="button" data-testid="broken-export-run" disabled={busy !== null} onClick={() => void exportRun()}>
+        Export run
+      </button>
+      <button
+        type="button"
+        data-testid="broken-delete-run"
+        onClick={() => {
+          if (confirm(`Delete “${name}” and its checkpoint?`)) void controller.deleteRun(id);
+        }}
+      >
+        Delete run
+      </button>
+    </p>
+  );
 }

@@ -14,20 +14,28 @@ import type { RolloutSample, SampleSegment } from '../../core/rl/rolloutSample';
 import { KINDS, MAX_DEPTH, TIERS, type Kind, type Tier } from '../../core/tasks/problem';
 import { SAMPLES_KEPT, type PassAtOneResult } from '../state/labRun';
 
-/** The largest sizes a run may have. Each is well above what a run of the allowed knobs makes. */
+/**
+ * The largest sizes a run may have. Each is well above what a run of the allowed knobs makes, so a
+ * real run never meets one; past them a value can only be damage or an attack.
+ */
 export const RUN_LIMITS = {
-  /** Characters of a run's name, preset name or id. */
+  /** Characters of a run's name, preset name or id: the lab names a run by its preset, Nmax, algorithm and seed. */
   name: 200,
   /** Recorded steps: one per step of the largest step budget, and step 0. */
   rows: NUMERIC_BOUNDS.steps[1] + 1,
+  /** A step's number: no run trains past the largest step budget. */
+  step: NUMERIC_BOUNDS.steps[1],
   samples: SAMPLES_KEPT,
-  /** Characters of a prompt, an answer, a call's code or its error type (200 tokens and 16 outputs of 4,096). */
+  /**
+   * Characters of a prompt, an answer, a call's code or its error type. An answer is at most
+   * MAX_RESPONSE_TOKENS (432) tokens of one character, Python output included; a prompt is shorter.
+   */
   text: 100_000,
   /** Characters of a short label: a tier, a family. */
   label: 200,
   /** Characters of what a pass@1 report names as its model: a run's name and step, or a path. */
   checkpointName: 1_000,
-  /** Segments and calls of one answer. */
+  /** Segments and calls of one answer: a segment takes at least one of its 432 tokens, a call its two fences (12 or more). */
   segments: 1_000,
   calls: 256,
   /** Entries of a calls histogram (0 to `calls` calls). */
@@ -76,6 +84,13 @@ export function count(value: unknown, path: string): number {
   return value;
 }
 
+/** A whole number from 0 to `max`: a step, an Nmax. */
+function upTo(value: unknown, path: string, max: number): number {
+  const n = count(value, path);
+  if (n > max) refuse(path, `is ${n}, more than ${max}`);
+  return n;
+}
+
 export function finite(value: unknown, path: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) refuse(path, 'is not a number');
   return value;
@@ -93,8 +108,9 @@ function figure(value: unknown, path: string): number | null {
   return Number.isFinite(value) ? value : null;
 }
 
+/** Responses by their number of calls: counts. */
 function histogram(value: unknown, path: string): number[] {
-  return list(value, path, RUN_LIMITS.histogram).map((n, i) => finite(n, `${path}[${i}]`));
+  return list(value, path, RUN_LIMITS.histogram).map((n, i) => count(n, `${path}[${i}]`));
 }
 
 /** A figure per depth 1..MAX_DEPTH; absent (a record from before them) reads as not measured at any depth. */
@@ -119,7 +135,7 @@ function familyFigures(value: unknown, path: string): Record<string, number> {
 /** One recorded step: every figure a number or null, the histogram and the per-kind and per-family figures well formed. */
 export function checkStepMetrics(value: unknown, path: string): StepMetrics {
   const entry = record(value, path);
-  const metrics = emptyStepMetrics(count(entry.step, `${path}.step`));
+  const metrics = emptyStepMetrics(upTo(entry.step, `${path}.step`, RUN_LIMITS.step));
   for (const name of SCALAR_METRICS) metrics[name] = figure(entry[name], `${path}.${name}`);
   if (entry.seconds !== null && entry.seconds !== undefined) {
     const seconds = record(entry.seconds, `${path}.seconds`);
@@ -172,7 +188,7 @@ export function checkSample(value: unknown, path: string): RolloutSample {
   if (length(segments.map((s) => s.text)) > RUN_LIMITS.text) refuse(`${path}.segments`, `hold more than ${RUN_LIMITS.text} characters`);
   if (length(calls.map((c) => c.code)) > RUN_LIMITS.text) refuse(`${path}.calls`, `hold more than ${RUN_LIMITS.text} characters of code`);
   return {
-    step: count(sample.step, `${path}.step`),
+    step: upTo(sample.step, `${path}.step`, RUN_LIMITS.step),
     prompt: text(sample.prompt, `${path}.prompt`, RUN_LIMITS.text),
     tier: text(sample.tier, `${path}.tier`, RUN_LIMITS.label),
     expected: finite(sample.expected, `${path}.expected`),
@@ -207,7 +223,7 @@ function checkBlock(value: unknown, path: string): EvalBlock {
   const block = record(value, path);
   const at = (name: string) => `${path}.${name}`;
   return {
-    nmax: count(block.nmax, at('nmax')),
+    nmax: upTo(block.nmax, at('nmax'), NUMERIC_BOUNDS.nmax[1]),
     samples: count(block.samples, at('samples')),
     'pass@1': finite(block['pass@1'], at('pass@1')),
     standardError: finite(block.standardError, at('standardError')),
@@ -239,7 +255,7 @@ function checkReport(value: unknown, path: string): EvalReport {
   return {
     checkpoint: text(report.checkpoint, at('checkpoint'), RUN_LIMITS.checkpointName),
     format: report.format as ToolFormatName,
-    problems: count(report.problems, at('problems')),
+    problems: upTo(report.problems, at('problems'), RUN_LIMITS.problems),
     k: count(report.k, at('k')),
     temperature: finite(report.temperature, at('temperature')),
     topP: finite(report.topP, at('topP')),
@@ -255,7 +271,7 @@ function checkReport(value: unknown, path: string): EvalReport {
 export function checkPassAtOne(value: unknown, path: string): PassAtOneResult | null {
   if (value === null || value === undefined) return null;
   const result = record(value, path);
-  return { step: count(result.step, `${path}.step`), report: checkReport(result.report, `${path}.report`), evaluatedAt: finite(result.evaluatedAt, `${path}.evaluatedAt`) };
+  return { step: upTo(result.step, `${path}.step`, RUN_LIMITS.step), report: checkReport(result.report, `${path}.report`), evaluatedAt: finite(result.evaluatedAt, `${path}.evaluatedAt`) };
 }
 
 /**
