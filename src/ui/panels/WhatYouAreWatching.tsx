@@ -62,7 +62,7 @@ export function WhatYouAreWatching() {
             climb from near 0 towards 1 as the model finds that code pays. <strong>Answer length</strong> grows with it, because the
             code and its output take <Term term="token">tokens</Term>. All three rising together with training steps is the &ldquo;agent RL scaling law&rdquo;
             of the <Term term="ZeroTIR" /> paper. In the classroom preset (40 steps, seed 1) the held-out accuracy went from 0.17 to 0.71 here, and the
-            share of answers using code from 0.17 (first 3 steps) to 0.92 (last 10); with Nmax 0 (no tool) it stayed under 0.1.
+            share of answers using code from 0.17 at the start to 0.92 at the end; with Nmax 0 (no tool) it stayed under 0.1.
           </dd>
           <dt>Keys</dt>
           <dd>
