@@ -3,21 +3,8 @@
  * also find Object.prototype's members, so `--format constructor` passed the check and reached
  * the run as Object itself. Each is a usage error (exit 2) naming the flag, before anything loads.
  */
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-
-const run = promisify(execFile);
-const TSX = join('node_modules', '.bin', 'tsx');
-
-/** The CLI's failure; one that takes the name and starts work instead is stopped after two minutes. */
-function failureOf(cli: string, args: string[]): Promise<{ code: number; stderr: string } | null> {
-  return run(TSX, [`src/cli/${cli}.ts`, ...args], { timeout: 120_000 }).then(
-    () => null,
-    (error: { code: number; stderr: string }) => error,
-  );
-}
+import { cliFailure } from './cliFailure';
 
 describe('names on the command line', () => {
   it("refuse Object.prototype's members: --format in eval and sft, --preset in export, --sizes in bench:browser", async () => {
@@ -29,7 +16,7 @@ describe('names on the command line', () => {
     ];
     // One at a time: each loads tfjs, and side by side they crawl on a loaded machine.
     for (const [cli, name, args, message] of cases) {
-      const failure = await failureOf(cli, args);
+      const failure = await cliFailure(cli, args);
       expect(failure?.code, `${cli} ${args.join(' ')}`).toBe(2);
       expect(failure?.stderr).toContain(`${name}: ${message}`);
     }

@@ -3,21 +3,8 @@
  * was taken (its shares then all 0), a blank `--temperature` was 0, `--timeout-s 3000000` overflowed
  * bench:browser's timer. Each is a usage error (exit 2) naming the flag, before anything loads or runs.
  */
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-
-const run = promisify(execFile);
-const TSX = join('node_modules', '.bin', 'tsx');
-
-/** The CLI's failure; one that takes the flag and starts work instead is stopped after two minutes. */
-function failureOf(cli: string, args: string[]): Promise<{ code: number; stderr: string } | null> {
-  return run(TSX, [`src/cli/${cli}.ts`, ...args], { timeout: 120_000 }).then(
-    () => null,
-    (error: { code: number; stderr: string }) => error,
-  );
-}
+import { cliFailure } from './cliFailure';
 
 describe('numbers on the command line', () => {
   // One per CLI and defect; the other flags go through the same decimalNumber (test/cliKnobFlags.test.ts).
@@ -33,7 +20,7 @@ describe('numbers on the command line', () => {
     ];
     // One at a time: eleven side by side, each loading tfjs, took over a minute on a loaded machine.
     for (const [cli, args, message] of cases) {
-      const failure = await failureOf(cli, args);
+      const failure = await cliFailure(cli, args);
       expect(failure?.code, `${cli} ${args.join(' ')}`).toBe(2);
       expect(failure?.stderr).toContain(`${cli}: ${message}`);
     }
@@ -47,7 +34,7 @@ describe('numbers on the command line', () => {
       [['--sandbox-pool', '0x2,1'], "--sandbox-pool takes SIZE,STANDBY, whole numbers from 1 and from 0 up to 99 (e.g. 2,1), got '0x2,1'"],
     ];
     for (const [args, message] of cases) {
-      const failure = await failureOf('benchBrowser', args);
+      const failure = await cliFailure('benchBrowser', args);
       expect(failure?.code, args.join(' ')).toBe(2);
       expect(failure?.stderr).toContain(`bench:browser: ${message}`);
     }
