@@ -6,8 +6,7 @@
  */
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { useLab, useLabState } from '../LabContext';
-import { downloadText } from '../persistence/download';
-import { exportFileName } from '../persistence/runExport';
+import { downloadRunFile } from '../persistence/download';
 
 interface Props {
   /** What the part is, for the message: "the charts". */
@@ -63,7 +62,7 @@ function ShownRunActions() {
   if (id === null || name === null) return null;
   const exportRun = async () => {
     const text = await controller.exportRun(id);
-    if (text) downloadText(exportFileName(`${name}-run`, 'json'), text, 'application/json');
+    if (text) downloadRunFile(name, text);
   };
   return (
     <p className="file-buttons">

@@ -6,7 +6,7 @@
 import { useRef } from 'react';
 import { GLOSSARY } from '../glossary';
 import { useLab, useLabState } from '../LabContext';
-import { downloadText } from '../persistence/download';
+import { downloadRunFile, downloadText } from '../persistence/download';
 import { exportFileName, runCsv } from '../persistence/runExport';
 import { MAX_RUN_FILE_CHARS } from '../persistence/runFile';
 import { notify, toggleCompared } from '../state/labStore';
@@ -28,7 +28,7 @@ export function RunList() {
   const exportRun = async () => {
     if (!selected) return;
     const text = await controller.exportRun(selected.id);
-    if (text) downloadText(exportFileName(`${selected.name}-run`, 'json'), text, 'application/json');
+    if (text) downloadRunFile(selected.name, text);
   };
   const exportCsv = () => {
     if (selected) downloadText(exportFileName(selected.name, 'csv'), runCsv(metricsRows(selected.columns)), 'text/csv');

@@ -1,3 +1,5 @@
+import { exportFileName } from './runExport';
+
 /** Hands text to the browser as a file download. */
 export function downloadText(fileName: string, text: string, type: string): void {
   downloadBlob(fileName, new Blob([text], { type }));
@@ -18,4 +20,9 @@ function downloadBlob(fileName: string, blob: Blob): void {
 /** Hands bytes (a zip) to the browser as a file download. */
 export function downloadBytes(fileName: string, bytes: Uint8Array, type: string): void {
   downloadBlob(fileName, new Blob([bytes as Uint8Array<ArrayBuffer>], { type }));
+}
+
+/** A run's file (the controller's exportRun text) as `NAME-run.json`, wherever the page offers it. */
+export function downloadRunFile(runName: string, text: string): void {
+  downloadText(exportFileName(`${runName}-run`, 'json'), text, 'application/json');
 }
