@@ -8,9 +8,12 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 
-/** 40 tiny steps: the poll below has 30 steps to see a checkpoint at step 10 or later before the end. */
+/**
+ * 40 tiny steps: the poll below has 30 steps to see a checkpoint at step 10 or later before the end.
+ * A KL term, so that the start model is run and the reloaded run's KL reference counts.
+ */
 const STEPS = 40;
-const RUN = 'steps=40&promptsPerStep=2&groupSize=2&minibatchSize=4&maxResponseTokens=24&samplesPerStep=2&testEvery=5&filterLow=0&filterHigh=1';
+const RUN = 'steps=40&promptsPerStep=2&groupSize=2&minibatchSize=4&maxResponseTokens=24&samplesPerStep=2&testEvery=5&filterLow=0&filterHigh=1&klCoef=0.01';
 const URL = `/?preset=quick&backend=wasm&seed=4#${RUN}`;
 const TRAINING_TIMEOUT = 180_000;
 

@@ -89,7 +89,7 @@ async function oneStep(algorithm: Algorithm) {
 }
 
 describe('one RL step on the shipped base model', () => {
-  it("reinforce++: moves each kept response's log-probability in the direction of its advantage, and logs a positive KL after", async () => {
+  it("reinforce++: moves each kept response's log-probability in the direction of its advantage", async () => {
     const { trainer, model, kept, rewards, moved, groupMean, config, record } = await oneStep('reinforce++');
     const { groupSize } = config;
     expect(kept.length).toBeGreaterThan(0);
@@ -116,9 +116,20 @@ describe('one RL step on the shipped base model', () => {
       };
       expect(meanMoved(1)).toBeGreaterThan(meanMoved(0));
     }
+    // The quick preset has no KL term (klCoef 0): the start model is not run, and no drift is logged.
+    expect(record.metrics.kl).toBeNull();
+    trainer.dispose();
+    model.dispose();
+  });
+
+  it('with a KL term, logs the drift from the start model: 0 at the first step, positive after', async () => {
+    const config = { ...PRESETS.quick, nmax: 0, seed: 1, testEvery: 1000, klCoef: 0.01 };
+    const model = base.copy();
+    const trainer = new Trainer(model, config, noSandbox);
     // Step 2 samples from the updated policy: its log pi - log pi_ref at its own tokens is, on
     // average, KL(policy || reference) > 0 (the first step's is 0: the policy is the reference).
-    expect(Math.abs(record.metrics.kl!)).toBeLessThan(1e-4);
+    const first = await trainer.trainStep();
+    expect(Math.abs(first.metrics.kl!)).toBeLessThan(1e-4);
     const second = await trainer.trainStep();
     expect(second.metrics.kl).toBeGreaterThan(1e-3);
     trainer.dispose();

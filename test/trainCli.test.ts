@@ -60,10 +60,14 @@ describe('npm run train --base <a checkpoint tuned on a format>', () => {
   }, 60_000);
 });
 
-/** The quick preset cut down: 2 prompts x 4, every group kept (so every step updates), a held-out test at steps 3 and 6. */
+/**
+ * The quick preset cut down: 2 prompts x 4, every group kept (so every step updates), a held-out test
+ * at steps 3 and 6, and a KL term, so that the start model is run and a resumed run's KL reference counts.
+ */
 const SMALL_QUICK = [
   '--preset', 'quick', '--seed', '3', '--prompts-per-step', '2', '--group-size', '4', '--minibatch-size', '8',
   '--max-response-tokens', '48', '--samples-per-step', '2', '--filter-low', '0', '--filter-high', '1', '--test-every', '3',
+  '--kl-coef', '0.01',
 ];
 
 /** A run directory's metrics without the timings, which differ from run to run. */

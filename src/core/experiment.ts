@@ -193,7 +193,7 @@ export const EXPERIMENT_PROPERTIES: readonly ExperimentProperty[] = [
   number('dualClip', 0, 100, false, 'Second update limit (dual clip c)', 'A second limit for answers that did worse than expected: they are pushed down no harder than c times; 0 = off.'),
   number('valueClip', 0, 10, false, 'Critic update limit (value clip)', 'PPO only: how far one step may change the critic’s guess of the reward.'),
   number('valueCoef', 0, 10, false, 'Critic weight (value loss)', 'PPO only: how much learning to guess the reward (the critic) counts beside learning to answer.'),
-  number('klCoef', 0, 10, false, 'Stay near the start (KL coef.)', 'How strongly the model is held close to how it wrote at the start, so it does not drift into nonsense; 0 = not at all (the drift is still measured).'),
+  number('klCoef', 0, 10, false, 'Stay near the start (KL coef.)', 'How strongly the model is held close to how it wrote at the start, so it does not drift into nonsense; 0 = not at all, and then the drift is not measured (the start model is not run: the update takes a quarter less time).'),
   number('gamma', 0, 1, false, 'Credit reach (γ)', 'PPO only: how much a reward counts for the pieces of an answer written long before it (1 = fully).'),
   number('lambda', 0, 1, false, 'Trust the reward (λ)', 'PPO only: how much the credit for each piece of an answer comes from the actual reward (1) rather than from the critic’s guesses (0).'),
   number('filterLow', 0, 1, false, 'Drop groups below (filter low)', 'Groups whose share of right answers is below this teach nothing (all wrong) and are dropped.'),

@@ -18,6 +18,9 @@ import { threeDecimals } from './figureText';
 import { ADVANTAGE_PART_NAMES, advantageSum, signedAdvantage } from './advantageArithmetic';
 import { TranscriptSegments } from './TranscriptSegments';
 
+/** What a step's figure reads when its groups were all filtered out. */
+const NO_UPDATE = 'none (no update)';
+
 const STAGE_TEXT: Record<StepStageName, { title: string; explains: string }> = {
   rollouts: {
     title: 'Rollouts',
@@ -256,16 +259,17 @@ function StageView({ stage }: { stage: StepStage }) {
             <dl className="slow-motion-metrics" data-testid="slow-motion-metrics">
               {(
                 [
-                  ['answers right (batch accuracy)', stage.metrics.accuracy],
-                  ['uses code (code-call frequency)', stage.metrics.codeCallFrequency],
-                  ['groups kept (filter pass rate)', stage.metrics.filterPassRate],
-                  ['size of the change (gradient norm)', stage.metrics.gradNorm],
-                  ['drift from the start model (KL)', stage.metrics.kl],
+                  ['answers right (batch accuracy)', stage.metrics.accuracy, NO_UPDATE],
+                  ['uses code (code-call frequency)', stage.metrics.codeCallFrequency, NO_UPDATE],
+                  ['groups kept (filter pass rate)', stage.metrics.filterPassRate, NO_UPDATE],
+                  ['size of the change (gradient norm)', stage.metrics.gradNorm, NO_UPDATE],
+                  // At KL weight 0 the start model is not run, so an update has no drift figure.
+                  ['drift from the start model (KL)', stage.metrics.kl, stage.metrics.gradNorm === null ? NO_UPDATE : 'not measured (KL weight 0)'],
                 ] as const
-              ).map(([label, value]) => (
+              ).map(([label, value, whenNone]) => (
                 <div key={label}>
                   <dt>{label}</dt>
-                  <dd>{value === null ? 'none (no update)' : threeDecimals(value)}</dd>
+                  <dd>{value === null ? whenNone : threeDecimals(value)}</dd>
                 </div>
               ))}
             </dl>
