@@ -127,6 +127,8 @@ test('a step in slow motion: five readable stages, each held until Next, then th
   await page.getByTestId('slow-motion-next').click();
   await expect(panel.getByTestId('slow-motion-update')).toBeVisible({ timeout: STAGE_TIMEOUT });
   await expect(panel.getByTestId('slow-motion-metrics')).toContainText('answers right (batch accuracy)');
+  // The quick preset has no KL term, so the start model was not run: the drift is said to be unmeasured.
+  await expect(panel.getByTestId('slow-motion-metrics')).toContainText(/drift from the start model \(KL\)\s*not measured \(KL weight 0\)/);
   await expect(page.getByTestId('step-counter')).toHaveText('0');
   await checkAndShoot(page, 5, 'update');
 

@@ -35,6 +35,9 @@ function timedSweep(nmaxValues: number[], steps: number) {
       clock += 30_000;
       patchRun(store, runId, { evaluation: { 0: 0.5 } });
     },
+    lanes: () => 1,
+    openArmWorker: async () => null,
+    pauseRequested: () => false,
   };
   const shown: Progress[] = [];
   store.subscribe((s, before) => {

@@ -11,7 +11,7 @@ import type { ModelAnswer } from '../../core/env/answerQuestion';
 import type { PassAtOneSettings } from '../../core/eval/evalReport';
 import type { StepStage } from '../../core/rl/stepStages';
 import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
-import type { LabEvent, TrainerWorkerApi } from '../../labWorker/protocol';
+import type { LabEvent, RunFrom, TrainerWorkerApi } from '../../labWorker/protocol';
 import { metaStep, type ImportFile } from '../persistence/checkpointFile';
 import { PRETRAINED_BASE_KEY, type RunDatabase } from '../persistence/runDatabase';
 import { makeRun, newRunId, uniqueRunName, type LabRun } from '../state/labRun';
@@ -21,15 +21,17 @@ import { metricsRows, truncateColumns } from '../state/runColumns';
 import { screenErrors } from '../state/screenErrors';
 import { startFormatError, type StartFrom } from '../state/startFrom';
 import { copyConfig } from '../state/urlState';
+import { ArmWorker } from './armWorker';
 import { exportRunCheckpoint, importRunCheckpoint } from './checkpointTransfer';
 import { modelToAsk, type AskHost } from './askModelJob';
 import { cancelEvaluation, evaluateSource, type EvaluationHost, type EvaluationSource } from './evaluationJob';
-import { latestSweep, queueSweep, runSweep, type SweepHost } from './nmaxSweep';
+import { latestSweep, queueSweep, runSweep, type SweepArmWorker, type SweepHost } from './nmaxSweep';
 import { StartModels } from './startModels';
 import { RunWrites } from './runWrites';
 import { exportRunFile, importRunFile, looksLikeRunFile, type RunTransferHost } from './runTransfer';
 import { StorePersistence } from './storePersistence';
 import { restoreRuns } from './storedRuns';
+import { sweepLanes } from './sweepLanes';
 import type { ConnectTrainer, TrainerConnection } from './trainerConnection';
 
 /** How Train, Step or Slow motion step may go on with a run whose curves run past its saved state (RestartQuestion). */
@@ -45,6 +47,8 @@ export interface LabControllerOptions {
   now?: () => number;
   /** How a start model is fetched; default: the two files from the app's origin. */
   fetchModel?: (url: string) => Promise<CheckpointBlob>;
+  /** Logical cores, for how many sweep arms train at once; default: navigator.hardwareConcurrency. */
+  cores?: number;
 }
 
 export class LabController {
@@ -69,9 +73,15 @@ export class LabController {
   private readonly transferHost: RunTransferHost;
   private readonly askHost: AskHost;
   private readonly startModels: StartModels;
+  private readonly cores: number;
+  /** The sweep arms' own workers while they train (armWorker.ts). */
+  private readonly armWorkers = new Set<ArmWorker>();
+  /** Pause pressed during a sweep: no arm worker starts until Train resumes it. */
+  private sweepPauseRequested = false;
 
   constructor(options: LabControllerOptions) {
     this.store = options.store;
+    this.cores = options.cores ?? (typeof navigator === 'undefined' ? 1 : navigator.hardwareConcurrency || 1);
     this.connect = options.connect;
     this.db = options.db;
     this.writes = new RunWrites(this.store, options.db);
@@ -87,6 +97,9 @@ export class LabController {
       addRun: (run) => this.addRun(run),
       train: () => this.trainShownRun(),
       evaluateRun: (runId) => this.evaluateRun(runId),
+      lanes: (armsLeft) => sweepLanes(this.cores, this.state.backendInfo?.name ?? null, armsLeft),
+      openArmWorker: () => this.openArmWorker(),
+      pauseRequested: () => this.sweepPauseRequested,
     };
     this.evaluationHost = {
       store: this.store,
@@ -201,6 +214,8 @@ export class LabController {
   async train(): Promise<void> {
     if (labPreset(this.state.preset)?.sweepNmax !== undefined) {
       const sweep = this.state.sweep;
+      // Arms training side by side leave the lab's worker idle: Train must not queue a second sweep.
+      if (sweep?.running) return;
       if (sweep && !sweep.running && sweep.position < sweep.runIds.length) await this.resumeSweep();
       else await this.startSweep();
       return;
@@ -224,6 +239,8 @@ export class LabController {
   }
 
   async pause(): Promise<void> {
+    if (this.state.sweep?.running) this.sweepPauseRequested = true;
+    await Promise.all([...this.armWorkers].map((arm) => this.guard(arm.pause())));
     const api = this.api;
     if (!api || !this.running) return;
     await this.guard(api.pause());
@@ -297,7 +314,7 @@ export class LabController {
 
   async deleteRun(id: string): Promise<void> {
     const run = this.state.runs[id];
-    if (!run || (this.state.loadedRunId === id && this.running)) return;
+    if (!run || (this.state.loadedRunId === id && this.running) || run.status === 'training') return;
     removeRun(this.store, id);
   }
 
@@ -342,12 +359,45 @@ export class LabController {
   /** Queues one run per sweep Nmax and trains and evaluates them in order (nmaxSweep.ts). */
   async startSweep(): Promise<void> {
     if (this.state.busy || this.running) return;
+    this.sweepPauseRequested = false;
     if (queueSweep(this.sweepHost)) await runSweep(this.sweepHost);
+  }
+
+  /** A worker of its own for sweep arms, on the backend the lab's worker chose; it leaves the set when closed. */
+  private async openArmWorker(): Promise<SweepArmWorker | null> {
+    const backend = this.state.backendInfo?.name;
+    if (!backend) return null;
+    if (this.sweepPauseRequested) return null;
+    const arm = await ArmWorker.open({
+      store: this.store,
+      connect: this.connect,
+      baseModelUrl: this.baseModelUrl,
+      backend,
+      runFrom: (runId) => this.armFrom(runId),
+    });
+    if (!arm) return null;
+    this.armWorkers.add(arm);
+    // Pause pressed while this worker was starting.
+    if (this.sweepPauseRequested) void arm.pause();
+    return {
+      trainAndEvaluate: (runId, nmaxValues) => arm.trainAndEvaluate(runId, nmaxValues),
+      close: () => {
+        this.armWorkers.delete(arm);
+        arm.close();
+      },
+    };
+  }
+
+  /** Where a sweep arm goes on from in a worker of its own, as loadForContinue does in the lab's worker. */
+  private async armFrom(runId: string): Promise<RunFrom | undefined> {
+    const run = this.state.runs[runId];
+    return run ? this.runFrom(runId, await this.savedStateToContinue(run)) : undefined;
   }
 
   /** Continues a paused or restored sweep from its first unfinished run. */
   async resumeSweep(): Promise<void> {
     if (this.state.busy || this.running) return;
+    this.sweepPauseRequested = false;
     await runSweep(this.sweepHost);
   }
 
@@ -574,20 +624,24 @@ export class LabController {
     await running;
   }
 
-  /**
-   * Puts a run into the worker where it stopped: from its stored checkpoint (dropping metrics
-   * recorded after it), or from the base model at step 0 when it has none.
-   */
+  /** Puts a run into the worker where it stopped (savedStateToContinue). */
   private async loadForContinue(api: TrainerWorkerApi, run: LabRun): Promise<void> {
+    await this.startInWorker(api, run.id, run.config, await this.savedStateToContinue(run));
+  }
+
+  /**
+   * The run's stored checkpoint, with the metrics recorded after it dropped; or null, the run
+   * cleared to go on from the base model at step 0 when it has none.
+   */
+  private async savedStateToContinue(run: LabRun): Promise<RunCheckpoint | null> {
     const saved = await this.storedCheckpoint(run.id);
     if (saved) {
       this.dropStepsAfter(run.id, saved.step);
-      await this.startInWorker(api, run.id, run.config, saved);
-      return;
+      return saved;
     }
     if (run.columns.step.some((step) => step > 0)) notify(this.store, 'info', `${run.name} had no saved checkpoint: it restarts from step 0`);
     this.clearRun(run.id, run.config);
-    await this.startInWorker(api, run.id, run.config, null);
+    return null;
   }
 
   /**
@@ -601,17 +655,22 @@ export class LabController {
     config: ExperimentConfig,
     from: { step: number; blob: CheckpointBlob } | null,
   ): Promise<void> {
-    const start = this.state.runs[runId]?.startFrom ?? 'base';
-    const pretrained = this.state.baseModel === 'pretrained' ? this.state.pretrainedBase : null;
-    const startModel = start !== 'base' ? await this.startModels.get(start) : (pretrained?.checkpoint ?? null);
+    const runFrom = await this.runFrom(runId, from);
     this.store.setState({ loadedRunId: null });
-    let notices: string[];
-    if (from) notices = await api.startRun(runId, config, { checkpoint: from.blob, step: from.step, ...(startModel ? { reference: startModel } : {}) });
-    else if (startModel) notices = await api.startRun(runId, config, { checkpoint: startModel, step: 0 });
-    else notices = await api.startRun(runId, config);
+    const notices = runFrom ? await api.startRun(runId, config, runFrom) : await api.startRun(runId, config);
     this.store.setState({ loadedRunId: runId, selectedRunId: runId });
     const name = this.state.runs[runId]?.name ?? runId;
     for (const notice of notices) notify(this.store, 'info', `${name}: ${notice}`);
+  }
+
+  /** The checkpoint against the run's start model as KL reference, else its start model at step 0, else (undefined) the base model. */
+  private async runFrom(runId: string, from: { step: number; blob: CheckpointBlob } | null): Promise<RunFrom | undefined> {
+    const start = this.state.runs[runId]?.startFrom ?? 'base';
+    const pretrained = this.state.baseModel === 'pretrained' ? this.state.pretrainedBase : null;
+    const startModel = start !== 'base' ? await this.startModels.get(start) : (pretrained?.checkpoint ?? null);
+    if (from) return { checkpoint: from.blob, step: from.step, ...(startModel ? { reference: startModel } : {}) };
+    if (startModel) return { checkpoint: startModel, step: 0 };
+    return undefined;
   }
 
   private async saveLoadedCheckpoint(api: TrainerWorkerApi, runId: string): Promise<RunCheckpoint> {

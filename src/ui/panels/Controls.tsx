@@ -39,7 +39,9 @@ export function Controls({ compact = false }: { compact?: boolean }) {
   const ready = worker === 'ready';
   const busy = useLabState((s) => s.busy);
   const figuresEta = useLabState(etaSeconds);
-  const training = run?.status === 'training';
+  // A sweep's arms may train in workers of their own while the shown run waits: Pause stops them too.
+  const sweepRunning = useLabState((s) => s.sweep?.running ?? false);
+  const training = run?.status === 'training' || sweepRunning;
   // When each step of the shown run arrived while training, for an ETA in wall time (stepEta.ts).
   const [arrivals, setArrivals] = useState<{ runId: string | null; list: StepArrival[] }>({ runId: null, list: [] });
   const runId = run?.id ?? null;
