@@ -10,6 +10,7 @@
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { expect, test, type Page } from '@playwright/test';
+import { sweepLanes } from '../src/ui/lab/sweepLanes';
 
 const PRESET = process.env.SWEEP_PACE_PRESET ?? 'ablation';
 const STEPS = process.env.SWEEP_PACE_STEPS;
@@ -17,8 +18,8 @@ const ROUNDS = Number(process.env.SWEEP_PACE_ROUNDS ?? '1');
 
 test.describe.configure({ timeout: 3 * 3600_000 });
 
-async function timeSweep(page: Page, cores: number | null): Promise<Record<string, unknown>> {
-  if (cores !== null) await page.addInitScript((n) => Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => n }), cores);
+async function timeSweep(page: Page, cores: number): Promise<Record<string, unknown>> {
+  await page.addInitScript((n) => Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => n }), cores);
   const load = loadavg()[0];
   await page.goto(`/?preset=${PRESET}&seed=1&backend=wasm${STEPS ? `#steps=${STEPS}` : ''}`);
   await expect(page.getByTestId('train-button')).toBeEnabled({ timeout: 120_000 });
@@ -30,14 +31,14 @@ async function timeSweep(page: Page, cores: number | null): Promise<Record<strin
   await expect(panel.getByTestId('sweep-progress')).toContainText(`Sweep ${arms}/${arms}`, { timeout: 3 * 3600_000 });
   const seconds = (Date.now() - started) / 1000;
   const cells = await panel.getByTestId('sweep-matrix').locator('tbody td').allTextContents();
-  return { preset: PRESET, steps: STEPS ?? 'preset', lanes: cores === 1 ? 1 : 'machine', seconds: Math.round(seconds), loadAverage1m: { before: load, after: loadavg()[0] }, matrix: cells };
+  return { preset: PRESET, steps: STEPS ?? 'preset', pageCores: cores, lanes: sweepLanes(cores, arms), seconds: Math.round(seconds), loadAverage1m: { before: load, after: loadavg()[0] }, matrix: cells };
 }
 
 test('the lab’s sweep: arms side by side against one after another', async ({ browser }) => {
   test.skip(!process.env.SWEEP_PACE, 'set SWEEP_PACE=1 to measure');
   const results: Record<string, unknown>[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    for (const cores of [null, 1]) {
+    for (const cores of [4, 2]) {
       const context = await browser.newContext();
       const page = await context.newPage();
       const result = await timeSweep(page, cores);

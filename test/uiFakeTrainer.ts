@@ -168,14 +168,16 @@ export class FakeTrainer implements TrainerWorkerApi {
   }
 }
 
-/** A ConnectTrainer that hands out fresh fakes and remembers them (a backend switch makes a new one). */
-export function fakeConnector(): { connect: ConnectTrainer; trainers: FakeTrainer[]; closed: number[] } {
+/** A ConnectTrainer that hands out fresh fakes and remembers them and what each was for (a backend switch makes a new one). */
+export function fakeConnector(): { connect: ConnectTrainer; trainers: FakeTrainer[]; closed: number[]; purposes: string[] } {
   const trainers: FakeTrainer[] = [];
   const closed: number[] = [];
-  const connect: ConnectTrainer = () => {
+  const purposes: string[] = [];
+  const connect: ConnectTrainer = (_onCrash, purpose = 'lab') => {
     const trainer = new FakeTrainer();
     const index = trainers.push(trainer) - 1;
+    purposes.push(purpose);
     return { api: trainer, close: () => closed.push(index) };
   };
-  return { connect, trainers, closed };
+  return { connect, trainers, closed, purposes };
 }

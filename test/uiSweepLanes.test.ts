@@ -8,22 +8,16 @@ import { defaultUrlState } from '../src/ui/state/urlState';
 import { fakeConnector } from './uiFakeTrainer';
 
 describe('how many sweep arms train at once', () => {
-  it('one per trainer’s worth of cores: on wasm a trainer takes half the cores (at most 4 threads), elsewhere one', () => {
-    expect(sweepLanes(2, 'wasm', 5)).toBe(2);
-    expect(sweepLanes(1, 'wasm', 5)).toBe(1);
-    expect(sweepLanes(4, 'wasm', 5)).toBe(2);
-    expect(sweepLanes(8, 'wasm', 5)).toBe(2);
-    expect(sweepLanes(16, 'wasm', 5)).toBe(4);
-    expect(sweepLanes(2, 'cpu', 5)).toBe(2);
-    expect(sweepLanes(3, 'webgpu', 5)).toBe(3);
-  });
-
-  it('never more than the arms left or four, never fewer than one', () => {
-    expect(sweepLanes(16, 'webgpu', 5)).toBe(4);
-    expect(sweepLanes(16, 'webgpu', 2)).toBe(2);
-    expect(sweepLanes(0, 'wasm', 5)).toBe(1);
-    expect(sweepLanes(2, null, 5)).toBe(2);
-    expect(sweepLanes(2, 'wasm', 0)).toBe(1);
+  it('one per two cores (a trainer, and its Python workers with the page), at most four and at most the arms left', () => {
+    expect(sweepLanes(2, 5)).toBe(1);
+    expect(sweepLanes(3, 5)).toBe(1);
+    expect(sweepLanes(4, 5)).toBe(2);
+    expect(sweepLanes(8, 5)).toBe(4);
+    expect(sweepLanes(16, 5)).toBe(4);
+    expect(sweepLanes(16, 2)).toBe(2);
+    expect(sweepLanes(1, 5)).toBe(1);
+    expect(sweepLanes(0, 5)).toBe(1);
+    expect(sweepLanes(8, 0)).toBe(1);
   });
 });
 
@@ -58,9 +52,9 @@ function startedRuns(trainer: { calls: { method: string; args: unknown[] }[] }):
   return trainer.calls.filter((c) => c.method === 'startRun').map((c) => c.args[0] as string);
 }
 
-describe('a sweep on two cores', () => {
+describe('a sweep on four cores', () => {
   it('trains its arms two at a time, one worker each, with every arm’s curve, checkpoint and matrix row', async () => {
-    const { store, fake, controller } = await sweepLab(2);
+    const { store, fake, controller } = await sweepLab(4);
     const seen = watch(store);
     await controller.train();
     const sweep = store.getState().sweep!;
@@ -70,6 +64,7 @@ describe('a sweep on two cores', () => {
     expect(fake.trainers).toHaveLength(3);
     expect(fake.trainers[0].methods()).not.toContain('train');
     expect(fake.trainers.slice(1).map((t) => t.backend)).toEqual(['wasm', 'wasm']);
+    expect(fake.purposes).toEqual(['lab', 'sweepArm', 'sweepArm']);
     expect(fake.closed.sort()).toEqual([1, 2]);
     const lanes = [startedRuns(fake.trainers[1]), startedRuns(fake.trainers[2])];
     expect(lanes.every((ids) => ids.length >= 2)).toBe(true);
@@ -89,7 +84,7 @@ describe('a sweep on two cores', () => {
   });
 
   it('Pause stops every arm after its step with its state saved; Train goes on from there with no step repeated or lost', async () => {
-    const { store, fake, controller } = await sweepLab(2);
+    const { store, fake, controller } = await sweepLab(4);
     setKnob(store, 'steps', 40);
     const sweepDone = controller.train();
     await new Promise<void>((resolve) => {
@@ -127,8 +122,8 @@ describe('a sweep on two cores', () => {
     expect(after.sweep!.position).toBe(5);
   });
 
-  it('on one core the arms train one after another in the lab’s worker, as before', async () => {
-    const { store, fake, controller } = await sweepLab(1);
+  it('on two cores the arms train one after another in the lab’s worker, as before', async () => {
+    const { store, fake, controller } = await sweepLab(2);
     const seen = watch(store);
     await controller.train();
     expect(fake.trainers).toHaveLength(1);

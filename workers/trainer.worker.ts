@@ -10,8 +10,10 @@ import { chooseBackend } from '../src/browser/tf/chooseBackend';
 import { registerBrowserBackends } from '../src/browser/tf/registerBrowserBackends';
 import type { TrainerWorkerApi } from '../src/labWorker/protocol';
 import { createTrainerApi } from '../src/labWorker/trainerApi';
+import { TRAINER_WORKER_NAMES } from '../src/labWorker/trainerWorkerName';
 
-registerBrowserBackends();
+// A sweep arm's worker trains beside other arms' workers: one wasm thread each (sweepLanes.ts).
+registerBrowserBackends(self.name === TRAINER_WORKER_NAMES.sweepArm ? { wasmThreads: 1 } : {});
 
 // Two Python workers run a step's code calls side by side; one more waits warm to replace a killed one.
 const SANDBOX_POOL = { size: 2, standby: 1 };

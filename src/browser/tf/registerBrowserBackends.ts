@@ -21,7 +21,6 @@ import wasmSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-si
 import wasmThreadedSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url';
 import { registerFusedWebGpuKernels } from '../webgpu/fusedKernels';
 import { startThreadedSimdWasm, threadsUnavailableReason } from './threadedWasmBackend';
-import { defaultWasmThreads } from './defaultWasmThreads';
 import { recordWasmBuild } from './wasmBuildNote';
 
 export interface BrowserBackendOptions {
@@ -58,6 +57,15 @@ export function registerBrowserBackends(options: BrowserBackendOptions = {}): vo
       ? `half of ${navigator.hardwareConcurrency} logical cores, at most 4: the rest run the Python workers and the page`
       : 'asked for';
   tf.registerBackend('wasm', () => startWasm(threads, why, singleThreaded), WASM_PRIORITY);
+}
+
+/**
+ * Half the logical cores, at most 4. On the 2-core machine here 2 threads made both halves of an
+ * RL step slower while other jobs shared the cores (docs/performance.md has the figures), and the
+ * lab's Python workers need cores during every step.
+ */
+export function defaultWasmThreads(): number {
+  return Math.max(1, Math.min(4, Math.floor((navigator.hardwareConcurrency || 1) / 2)));
 }
 
 async function startWasm(

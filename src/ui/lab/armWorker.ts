@@ -41,7 +41,7 @@ export class ArmWorker {
     const connection = host.connect((message) => {
       if (arm) arm.crashed = message;
       notify(host.store, 'error', `a sweep arm's trainer: ${message}`);
-    });
+    }, 'sweepArm');
     arm = new ArmWorker(host, connection);
     const worker = arm;
     try {

@@ -97,7 +97,7 @@ export class LabController {
       addRun: (run) => this.addRun(run),
       train: () => this.trainShownRun(),
       evaluateRun: (runId) => this.evaluateRun(runId),
-      lanes: (armsLeft) => sweepLanes(this.cores, this.state.backendInfo?.name ?? null, armsLeft),
+      lanes: (armsLeft) => sweepLanes(this.cores, armsLeft),
       openArmWorker: () => this.openArmWorker(),
       pauseRequested: () => this.sweepPauseRequested,
     };

@@ -1,18 +1,15 @@
 /**
- * How many of a sweep's arms train at once, each in a trainer worker of its own. A trainer runs its
- * kernels on its own threads (one JS thread; on wasm, `defaultWasmThreads` XNNPACK threads), so arms
- * side by side are what use the other cores, as the CLI's `--nmax 0,1,2,4` does with processes. One
- * lane per trainer's worth of cores, at most four (each worker holds its own tfjs and three Python
- * interpreters); one lane when the cores hold only one trainer, and the arms train one after another
- * in the lab's own worker as before.
+ * How many of a sweep's arms train at once, each in a trainer worker of its own (one wasm thread
+ * each: workers side by side use cores better than XNNPACK's threads, which sped the update by a
+ * sixth at 2 threads here). A lane takes about two cores: one for its trainer, and most of another
+ * for its Python workers and the page drawing its curves (a classroom run in Node used 158% of one
+ * core). On this 2-core machine two lanes took 166 s for the ablation sweep at 20 steps an arm and
+ * one lane 160 s (docs/performance.md), so two cores get one lane: the arms one after another in
+ * the lab's worker, as the CLI's `--nmax 0,1,2,4` gets one process per core. At most four lanes:
+ * each worker holds its own tfjs and three Python interpreters.
  */
-import { defaultWasmThreads } from '../../browser/tf/defaultWasmThreads';
-import type { BackendName } from '../../labWorker/protocol';
-
 export const MAX_SWEEP_LANES = 4;
 
-export function sweepLanes(cores: number, backend: BackendName | null, arms: number): number {
-  const threadsPerTrainer = backend === 'wasm' ? defaultWasmThreads(cores) : 1;
-  const lanes = Math.floor(Math.max(1, cores) / threadsPerTrainer);
-  return Math.max(1, Math.min(MAX_SWEEP_LANES, arms, lanes));
+export function sweepLanes(cores: number, arms: number): number {
+  return Math.max(1, Math.min(MAX_SWEEP_LANES, arms, Math.floor(cores / 2)));
 }

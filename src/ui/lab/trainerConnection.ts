@@ -5,16 +5,18 @@
  */
 import * as Comlink from 'comlink';
 import type { TrainerWorkerApi } from '../../labWorker/protocol';
+import { TRAINER_WORKER_NAMES, type TrainerPurpose } from '../../labWorker/trainerWorkerName';
 
 export interface TrainerConnection {
   api: TrainerWorkerApi;
   close(): void;
 }
 
-export type ConnectTrainer = (onCrash: (message: string) => void) => TrainerConnection;
+/** `purpose` 'sweepArm': a sweep arm's own worker (armWorker.ts); default the lab's. */
+export type ConnectTrainer = (onCrash: (message: string) => void, purpose?: TrainerPurpose) => TrainerConnection;
 
-export const connectTrainerWorker: ConnectTrainer = (onCrash) => {
-  const worker = new Worker(new URL('../../../workers/trainer.worker.ts', import.meta.url), { type: 'module', name: 'trainer' });
+export const connectTrainerWorker: ConnectTrainer = (onCrash, purpose = 'lab') => {
+  const worker = new Worker(new URL('../../../workers/trainer.worker.ts', import.meta.url), { type: 'module', name: TRAINER_WORKER_NAMES[purpose] });
   worker.addEventListener('error', (event) => onCrash(`the trainer worker failed: ${event.message || 'it could not load'}`));
   const remote = Comlink.wrap<TrainerWorkerApi>(worker);
   const api: TrainerWorkerApi = {
