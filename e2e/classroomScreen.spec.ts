@@ -1,9 +1,11 @@
 /**
  * The classroom screen at a projector's 1280x720: the play bar and the three headline charts are
- * fully in view at the top without scrolling, the newest answer starts on the same screen, the
- * play bar stays in view when the page scrolls, nothing moves when a step runs, and no legend
- * shows uPlot's "--" placeholder. Screenshots at 1280x720 and at a phone's 390x844 are saved with
- * the test's output (test-results/classroomScreen-*).
+ * fully in view at the top without scrolling, the newest answer starts on the same screen (in
+ * presenter mode no lower than in normal mode), the header's tagline is read whole, the play bar
+ * stays in view when the page scrolls, nothing moves when a step runs, and no legend shows uPlot's
+ * "--" placeholder. On a 390x844 phone: one column, charts first and as wide as the screen, the
+ * backend menu and the "?" buttons on screen and big enough for a finger. Screenshots at 1280x720
+ * and 390x844 are saved with the test's output (test-results/classroomScreen-*).
  */
 import { expect, test, type Page } from '@playwright/test';
 import { box, expectFullyInView } from './screenBoxes';
@@ -46,6 +48,13 @@ function pixelsOfColour(page: Page, testId: string, [r, g, b]: number[]): Promis
     );
 }
 
+/** Fails unless the element's text is shown whole: not cut by its box (an ellipsis) and inside the window. */
+async function expectWhole(page: Page, testId: string): Promise<void> {
+  await expectFullyInView(page, testId);
+  const { scrollWidth, clientWidth } = await page.getByTestId(testId).evaluate((e) => ({ scrollWidth: e.scrollWidth, clientWidth: e.clientWidth }));
+  expect(scrollWidth, `${testId}'s text (${scrollWidth} px) fits its ${clientWidth} px`).toBeLessThanOrEqual(clientWidth);
+}
+
 /** Every legend value of the headline charts (uPlot writes "--" where it has none). */
 async function legendValues(page: Page): Promise<string[]> {
   const values: string[] = [];
@@ -65,6 +74,7 @@ test('at 1280x720 the controls and the three headline charts fit on one screen, 
   for (const id of [...CONTROLS, ...HEADLINE_CHARTS]) await expectFullyInView(page, id);
   const rollout = await box(page.getByTestId('current-rollout'));
   expect(rollout.y + 40, 'the newest answer starts on the first screen').toBeLessThan(PROJECTOR.height);
+  await expectWhole(page, 'tagline');
   // Each headline chart names its axes, with units (drawn on the canvas, and written for screen readers).
   for (const [id, y] of [['chart-accuracy', 'share right'], ['chart-code-calls', 'share of answers'], ['chart-response-length', 'tokens per answer']]) {
     await expect(page.getByTestId(id).getByTestId('chart-axes')).toHaveText(`x axis: RL step; y axis: ${y}`);
@@ -147,12 +157,20 @@ test('at 1280x720 the controls and the three headline charts fit on one screen, 
   await expect(page.getByTestId('compare-panel')).toBeVisible();
 });
 
-test('presenter mode at 1280x720: the controls and the headline charts still fit on one screen', async ({ page }) => {
+test('presenter mode at 1280x720: the controls and the headline charts still fit on one screen, the newest answer no lower than in normal mode', async ({ page }) => {
   await page.setViewportSize(PROJECTOR);
+  await page.goto('/?preset=classroom&backend=wasm');
+  await expect(page.getByTestId('step-button')).toBeEnabled({ timeout: 60_000 });
+  const normal = await box(page.getByTestId('current-rollout'));
   await page.goto('/?preset=classroom&backend=wasm&presenter=1');
   await expect(page.getByTestId('step-button')).toBeEnabled({ timeout: 60_000 });
   for (const id of [...CONTROLS, ...HEADLINE_CHARTS]) await expectFullyInView(page, id);
   await expect(page.getByTestId('tab-compare')).toHaveCount(0);
+  const presenter = await box(page.getByTestId('current-rollout'));
+  expect(presenter.y, `the newest answer's top in presenter mode (normal mode: ${normal.y})`).toBeLessThanOrEqual(normal.y);
+  // The header keeps to one line, the run on the charts named whole in it.
+  await expectWhole(page, 'presenter-caption');
+  expect((await box(page.getByTestId('presenter-caption'))).y + 10).toBeLessThan((await box(page.getByTestId('play-bar'))).y);
 });
 
 test('a link hides parts of the page (hide=sidebar,latest,tabs,backend), and keeps hiding them', async ({ page }) => {
@@ -179,6 +197,13 @@ test('on a 390x844 phone the play bar comes first and nothing is wider than the 
   for (const id of HEADLINE_CHARTS) {
     const { x, width } = await box(page.getByTestId(id));
     expect(x + width, `${id} fits the screen's width`).toBeLessThanOrEqual(PHONE.width);
+    // One chart a row, as wide as the screen: not squeezed beside the others or the knobs.
+    expect(width, `${id} is as wide as the screen`).toBeGreaterThanOrEqual(PHONE.width * 0.85);
+  }
+  await expectFullyInView(page, 'backend-select');
+  for (const help of await page.locator('.help-toggle:visible').all()) {
+    const { width, height } = await box(help);
+    expect(Math.min(width, height), 'a "?" a finger can hit').toBeGreaterThanOrEqual(24);
   }
   await page.screenshot({ path: testInfo.outputPath('classroom-390x844.png') });
   await page.screenshot({ path: testInfo.outputPath('classroom-390x844-full.png'), fullPage: true });

@@ -104,6 +104,66 @@ test("the RL loop's lit stage follows a slow-motion step, then goes back to the 
   await page.screenshot({ path: `${SCREENSHOTS}/loop-done-1280x720.png` });
 });
 
+/** Records in the page every stage the loop diagram above the newest answer lights (null: none), each change once. */
+async function recordLoopAboveAnswer(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { litSeen: (string | null)[] };
+    w.litSeen = [];
+    const look = () => {
+      const lit = document.querySelector('[data-testid=current-rollout] [data-testid=loop-diagram]')?.getAttribute('data-lit') ?? null;
+      if (w.litSeen[w.litSeen.length - 1] !== lit) w.litSeen.push(lit);
+      requestAnimationFrame(look);
+    };
+    look();
+  });
+}
+
+const loopSeen = (page: Page) => page.evaluate(() => (window as unknown as { litSeen: (string | null)[] }).litSeen);
+
+test('the RL loop above the newest answer is lit by the stage the running step is in, during Step and Train', async ({ page }) => {
+  await page.setViewportSize(PROJECTOR);
+  // Answers of up to 120 tokens: the model writes long enough for the writing to be seen.
+  await page.goto(`/?preset=quick&backend=wasm&seed=3#steps=4&promptsPerStep=4&groupSize=4&minibatchSize=16&maxResponseTokens=120&samplesPerStep=4&testEvery=1000`);
+  await expect(page.getByTestId('step-button')).toBeEnabled({ timeout: 60_000 });
+  const loop = page.getByTestId('current-rollout').getByTestId('loop-diagram');
+  await expect(loop).toBeVisible();
+  await expect(loop).not.toHaveAttribute('data-lit');
+  await recordLoopAboveAnswer(page);
+
+  // Step: the model writes, then the update; unlit once the step is over.
+  await page.getByTestId('step-button').click();
+  await expect(loop).toHaveAttribute('data-lit', 'write', { timeout: TRAINING_TIMEOUT });
+  await expect(page.getByTestId('step-counter')).toHaveText('1', { timeout: TRAINING_TIMEOUT });
+  await expect(loop).not.toHaveAttribute('data-lit');
+  const stepped = await loopSeen(page);
+  expect(stepped[0]).toBeNull();
+  expect(stepped).toContain('update');
+  expect(stepped.at(-1)).toBeNull();
+
+  // Train: every step lights the writing and the update, with the next question between steps.
+  await recordLoopAboveAnswer(page);
+  await page.getByTestId('train-button').click();
+  await expect(loop).toHaveAttribute('data-lit', 'write', { timeout: TRAINING_TIMEOUT });
+  await expect(loop.locator('[aria-current=step]')).toHaveText('Model writes');
+  await page.screenshot({ path: `${SCREENSHOTS}/loop-training-1280x720.png` });
+  await expect(page.getByTestId('run-status')).toHaveText('finished', { timeout: TRAINING_TIMEOUT });
+  await expect(loop).not.toHaveAttribute('data-lit');
+  const trained = (await loopSeen(page)).filter((lit) => lit !== null);
+  // Steps 2, 3 and 4: each written and updated, and the question lit between them.
+  expect(trained.filter((lit) => lit === 'write').length).toBeGreaterThanOrEqual(3);
+  expect(trained.filter((lit) => lit === 'update').length).toBeGreaterThanOrEqual(3);
+  expect(trained).toContain('question');
+  // Round the loop, never backwards but for the writing and Python taking turns (a stage over within a frame is not drawn).
+  const next: Record<string, string[]> = {
+    question: ['write', 'python'],
+    write: ['python', 'reward', 'update'],
+    python: ['write', 'reward', 'update'],
+    reward: ['update'],
+    update: ['question', 'write'],
+  };
+  for (let i = 1; i < trained.length; i++) expect(next[trained[i - 1]!], `${trained[i - 1]} then ${trained[i]}`).toContain(trained[i]);
+});
+
 test('Ask the model: a typed question is answered token by token, with a Python call and its output, and not while training', async ({ page }) => {
   await page.setViewportSize(PROJECTOR);
   // At seed 6 the base model, sampling at the classroom's temperature, answers this question with code.

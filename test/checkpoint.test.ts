@@ -1,9 +1,9 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PRESETS } from '../src/core/experiment';
-import { CheckpointManifest, deserializeCheckpoint, serializeCheckpoint, weightsFingerprint } from '../src/core/model/checkpoint';
+import { CheckpointManifest, deserializeCheckpoint, serializeCheckpoint, weightsFingerprint } from '../src/core/run/checkpoint';
 import { GPT } from '../src/core/model/gpt';
-import type { TrainerState } from '../src/core/rl/trainerState';
+import type { TrainerState } from '../src/core/run/trainerState';
 import { TOKENIZER_VERSION } from '../src/core/tokenizer';
 import { randomModel, randomWeights, TINY_CONFIG, useWasmBackend } from './modelHelpers';
 

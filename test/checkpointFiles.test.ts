@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GPT } from '../src/core/model/gpt';
 import { Trainer } from '../src/core/rl/trainer';
-import type { TrainerState } from '../src/core/rl/trainerState';
+import type { TrainerState } from '../src/core/run/trainerState';
 import { CheckpointError, finishCheckpointSwap, loadCheckpointDir, saveCheckpointDir, saveCheckpointDirAtomically } from '../src/node/checkpointFiles';
 import { randomModel, TINY_CONFIG, useWasmBackend } from './modelHelpers';
 import { printsOne, TINY_MODEL, tinyTrainerConfig } from './tinyTrainer';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { Episode, formatToolOutput, type EpisodeConfig } from '../src/core/env/episode';
 import { TOOL_FORMATS } from '../src/core/env/formats';
 import { Random } from '../src/core/random';
-import type { RolloutSample, SampleSegment } from '../src/core/rl/rolloutSample';
+import type { RolloutSample, SampleSegment } from '../src/core/env/rolloutSample';
 import type { RunResult } from '../src/core/sandbox/protocol';
 import { decode, EOS, encode } from '../src/core/tokenizer';
 import { fixtureSamples } from './exportFixtures';

@@ -10,7 +10,7 @@ import { TOOL_FORMATS } from '../src/core/env/formats';
 import type { EvalReport } from '../src/core/eval/evalReport';
 import { passAtOneReport } from '../src/core/eval/passAtOne';
 import { PRESETS, type ExperimentConfig } from '../src/core/experiment';
-import { deserializeCheckpoint, serializeCheckpoint } from '../src/core/model/checkpoint';
+import { deserializeCheckpoint, serializeCheckpoint } from '../src/core/run/checkpoint';
 import type { GPTConfig } from '../src/core/model/config';
 import { GPT } from '../src/core/model/gpt';
 import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';

@@ -4,9 +4,9 @@
  * is refused with the field's message, pretraining reports progress, and no tensor leaks.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { PRESETS, type ExperimentConfig } from '../src/core/experiment';
-import { deserializeCheckpoint, serializeCheckpoint } from '../src/core/model/checkpoint';
+import { deserializeCheckpoint, serializeCheckpoint } from '../src/core/run/checkpoint';
 import type { GPTConfig } from '../src/core/model/config';
 import { GPT } from '../src/core/model/gpt';
 import type { StepMetrics } from '../src/core/metrics/stepMetrics';
@@ -464,6 +464,29 @@ describe('LabSession', () => {
     await session.startRun('run-ok', CONFIG);
     await session.step();
     expect(lastStatus(events)).toEqual({ type: 'status', runId: 'run-ok', status: 'paused', step: 1 });
+    await session.dispose();
+  });
+
+  it('a step that fails after its update moved the weights: the run stays at its last step, and what it saves is that step', async () => {
+    const events: LabEvent[] = [];
+    const session = newSession(events);
+    await session.startRun('run-u', { ...CONFIG, epochs: 2, minibatchSize: 2 });
+    await session.step();
+    const saved = await session.saveCheckpoint();
+    // The second of the step's Adam steps fails as wasm's heap does when an allocation does not fit.
+    const applyGradients = tf.AdamOptimizer.prototype.applyGradients;
+    let calls = 0;
+    const failing = vi.spyOn(tf.AdamOptimizer.prototype, 'applyGradients').mockImplementation(function (this: tf.AdamOptimizer, grads) {
+      if (++calls === 2) throw new WebAssembly.RuntimeError('memory access out of bounds');
+      applyGradients.call(this, grads);
+    });
+    await expect(session.step()).rejects.toThrow(/^step 2 ran out of memory \(memory access out of bounds\) .*: lower one of them; the run stays at step 1$/);
+    failing.mockRestore();
+    expect(calls).toBe(2);
+    expect(lastStatus(events)).toEqual({ type: 'status', runId: 'run-u', status: 'paused', step: 1 });
+    const after = await session.saveCheckpoint();
+    expect(after.manifest).toEqual(saved.manifest);
+    expect(new Uint8Array(after.weights)).toEqual(new Uint8Array(saved.weights));
     await session.dispose();
   });
 

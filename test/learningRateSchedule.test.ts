@@ -1,7 +1,7 @@
 /** The learning-rate schedule: its values, and that the trainer's Adam steps at the scheduled rate. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ExperimentConfig } from '../src/core/experiment';
-import { learningRateAt } from '../src/core/rl/learningRateSchedule';
+import { learningRateAt } from '../src/core/optim/learningRateSchedule';
 import { Trainer } from '../src/core/rl/trainer';
 import { randomModel, useWasmBackend } from './modelHelpers';
 import { printsOne, TINY_MODEL, tinyTrainerConfig } from './tinyTrainer';

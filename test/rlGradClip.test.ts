@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
-import { clipByGlobalNorm } from '../src/core/rl/gradClip';
+import { clipByGlobalNorm } from '../src/core/optim/gradClip';
 import { useWasmCheckingTensors } from './modelHelpers';
 
 useWasmCheckingTensors();

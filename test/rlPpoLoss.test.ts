@@ -2,7 +2,8 @@ import * as tf from '@tensorflow/tfjs-core';
 // tfjs-core registers no gradients by itself (the tfjs union package does); the engine must too
 import '@tensorflow/tfjs-core/dist/register_all_gradients';
 import { describe, expect, it } from 'vitest';
-import { clippedValueLoss, LOG_RATIO_LIMIT, maskedMean, ppoPolicyLoss, tokenLogProbsAndEntropy } from '../src/core/rl/ppoLoss';
+import { tokenLogProbsAndEntropy } from '../src/core/model/tokenLogProbs';
+import { clippedValueLoss, LOG_RATIO_LIMIT, maskedMean, ppoPolicyLoss } from '../src/core/rl/ppoLoss';
 import { useWasmCheckingTensors } from './modelHelpers';
 
 useWasmCheckingTensors();

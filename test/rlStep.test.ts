@@ -15,7 +15,7 @@ import { assignCredit } from '../src/core/rl/creditAssignment';
 import { groupsPassingFilter, keptRolloutIndices } from '../src/core/rl/groupFilter';
 import { policyUpdate, responseLogProbs } from '../src/core/rl/policyUpdate';
 import * as rolloutModule from '../src/core/env/rollout';
-import { inspectorSampleIndices } from '../src/core/rl/rolloutSample';
+import { inspectorSampleIndices } from '../src/core/env/rolloutSample';
 import { Trainer } from '../src/core/rl/trainer';
 import { trainingSequence } from '../src/core/rl/trainingBatch';
 import type { PythonSandbox } from '../src/core/sandbox/protocol';

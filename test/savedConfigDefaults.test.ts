@@ -1,7 +1,7 @@
 /** A config saved before kindMix, its multiStep share, dualClip, learningRateDecaySteps or promptSampling existed loads with the values that reproduce its run. */
 import { describe, expect, it } from 'vitest';
 import { configErrors, PRESETS, withSavedConfigDefaults, type ExperimentConfig } from '../src/core/experiment';
-import { checkTrainerStateJson } from '../src/core/rl/trainerState';
+import { checkTrainerStateJson } from '../src/core/run/trainerState';
 
 function savedBeforeKinds(): ExperimentConfig {
   const {

@@ -6,7 +6,7 @@ import { TOOL_FORMATS } from '../src/core/env/formats';
 import { PRESETS } from '../src/core/experiment';
 import { GPT } from '../src/core/model/gpt';
 import { Random } from '../src/core/random';
-import { rolloutSample } from '../src/core/rl/rolloutSample';
+import { rolloutSample } from '../src/core/env/rolloutSample';
 import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
 import { coldStartTraces, completeTrace, traceResponse, VERBOSE_SHARE, type ColdStartTrace, type TraceDraft } from '../src/core/sft/coldStartTraces';
 import { SftTrainer, traceRow } from '../src/core/sft/sftTrainer';

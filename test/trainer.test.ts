@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PRESETS, type Algorithm, type ExperimentConfig } from '../src/core/experiment';
-import { deserializeCheckpoint, serializeCheckpoint } from '../src/core/model/checkpoint';
+import { deserializeCheckpoint, serializeCheckpoint } from '../src/core/run/checkpoint';
 import { GPT } from '../src/core/model/gpt';
 import type { StepMetrics } from '../src/core/metrics/stepMetrics';
 import { Trainer } from '../src/core/rl/trainer';
@@ -13,7 +13,7 @@ import { Random } from '../src/core/random';
 import { randomModel } from './modelHelpers';
 import { printsOne, TINY_MODEL, tinyTrainerConfig } from './tinyTrainer';
 import { minibatchGradients } from '../src/core/rl/minibatchGradients';
-import { inspectorSampleIndices } from '../src/core/rl/rolloutSample';
+import { inspectorSampleIndices } from '../src/core/env/rolloutSample';
 
 function config(algorithm: Algorithm): ExperimentConfig {
   return tinyTrainerConfig({ algorithm });
@@ -171,7 +171,7 @@ describe('Trainer', () => {
     // reference) take another step 3: the comparison above can tell.
     const again = deserializeCheckpoint(saved.manifest, saved.weights);
     const weightsOnly = new Trainer(again.model, settings, sandbox);
-    weightsOnly.step = 2;
+    weightsOnly.continueWeightsOnlyRun(2);
     const other = reproducible((await weightsOnly.trainStep()).metrics);
     expect(other.step).toBe(3);
     expect(other.kl).not.toBe(expected[2].kl);

@@ -7,7 +7,7 @@
  */
 import { PRESETS } from '../../src/core/experiment';
 import { runBenchmark, type BenchReport, type BenchSizes } from '../../src/bench/benchmark';
-import { deserializeCheckpoint } from '../../src/core/model/checkpoint';
+import { deserializeCheckpoint } from '../../src/core/run/checkpoint';
 import type { GPTConfig } from '../../src/core/model/config';
 import { GPT } from '../../src/core/model/gpt';
 import type { SandboxPoolOptions } from '../../src/core/sandbox/pool';

@@ -15,7 +15,7 @@ import { alibiAttention, applyGradients, FUSED_KERNELS, geluGate, QKV_PART, rmsN
 import { sampleFromLogits, sampleTokens } from '../../src/core/model/sampling';
 import { GPT, weightSpecs } from '../../src/core/model/gpt';
 import { Random } from '../../src/core/random';
-import { clipByGlobalNorm } from '../../src/core/rl/gradClip';
+import { clipByGlobalNorm } from '../../src/core/optim/gradClip';
 import { registerFusedWebGpuKernels, unregisterFusedWebGpuKernels } from '../../src/browser/webgpu/fusedKernels';
 import { registerBrowserBackends } from '../../src/browser/tf/registerBrowserBackends';
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { configErrors, withSavedConfigDefaults, type ExperimentConfig } from '../core/experiment';
 import type { GPT } from '../core/model/gpt';
 import type { StepMetrics } from '../core/metrics/stepMetrics';
-import type { ReferenceIdentity, TrainerProgress } from '../core/rl/trainerState';
+import type { ReferenceIdentity, TrainerProgress } from '../core/run/trainerState';
 import { CheckpointError, finishCheckpointSwap, loadCheckpointDir } from '../node/checkpointFiles';
 
 export interface ResumedRun {

@@ -205,7 +205,7 @@ async function main(): Promise<number> {
   const { config, out, model, history } = setup;
   const sandbox = createNodeSandbox({ size: 2 });
   const trainer = new Trainer(model, config, sandbox, { reference: setup.reference, progress: setup.progress ?? undefined });
-  if (setup.progress === null) trainer.step = setup.step;
+  if (setup.progress === null) trainer.continueWeightsOnlyRun(setup.step);
   if (setup.reference !== model) setup.reference.dispose();
   const metricsPath = join(out, 'metrics.jsonl');
   const samplesPath = join(out, 'samples.jsonl');

@@ -6,7 +6,7 @@
  */
 import type { GPT } from '../core/model/gpt';
 import type { StepRecord } from '../core/rl/trainer';
-import type { TrainerProgress } from '../core/rl/trainerState';
+import type { TrainerProgress } from '../core/run/trainerState';
 
 /** What the loop needs of a Trainer. */
 export interface SteppedTrainer {

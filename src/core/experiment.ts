@@ -4,7 +4,6 @@
  * files); EXPERIMENT_PROPERTIES is the one list of its properties (TensorFlow Playground's state
  * list), from which the bounds, the checks, the CLI's flags, the URL and the lab's labels derive.
  */
-import type { ToolFormatName } from './env/formats';
 import { batchMemoryError } from './memoryEstimate';
 import type { RunOptions } from './sandbox/protocol';
 import { KINDS, TIERS, type Kind, type Tier } from './tasks/problem';
@@ -15,7 +14,8 @@ import type { PromptSampling } from './tasks/stepProblems';
 export const MAX_RESPONSE_TOKENS = 432;
 
 export type Algorithm = 'ppo' | 'reinforce++' | 'grpo';
-export type { ToolFormatName };
+/** The tool-call formats a run can use; env/formats.ts writes out each. */
+export type ToolFormatName = 'zerotir' | 'retool';
 
 export interface ExperimentConfig {
   seed: number;

@@ -10,12 +10,12 @@
  */
 import { answerQuestion, type ModelAnswer } from '../core/env/answerQuestion';
 import { configErrors, NUMERIC_BOUNDS, type ExperimentConfig } from '../core/experiment';
-import { deserializeCheckpoint, serializeCheckpoint } from '../core/model/checkpoint';
+import { deserializeCheckpoint, serializeCheckpoint } from '../core/run/checkpoint';
 import type { GPT } from '../core/model/gpt';
 import type { StepObserver } from '../core/rl/stepStages';
 import { RolloutStopped } from '../core/env/rollout';
 import { Trainer, type StepRecord, type TrainerStart } from '../core/rl/trainer';
-import type { ReferenceIdentity } from '../core/rl/trainerState';
+import type { ReferenceIdentity } from '../core/run/trainerState';
 import type { PythonSandbox } from '../core/sandbox/protocol';
 import { questionError } from '../core/tasks/ownQuestion';
 import { runPassAtOneJob } from './passAtOneJob';
@@ -23,6 +23,7 @@ import type { EvalReport } from '../core/eval/evalReport';
 import type { PassAtOneRequest } from './evaluationRequest';
 import { BASE_PRETRAIN_SHAPE, pretrainOptionErrors, runPretraining, type PretrainOptions, type PretrainShape } from './pretrainJob';
 import { progressEvent } from './progressEvent';
+import { StageEvents } from './stageEvents';
 import { readWeightsAsync } from './readWeightsAsync';
 import type { AskedModel, AskRequest } from './askRequest';
 import type { CheckpointBlob } from './checkpointBlob';
@@ -311,21 +312,25 @@ export class LabSession {
   }
 
   /**
-   * One step and its event. A step stopped by pause is dropped quietly. A failed step is reported: a
-   * run the trainer could take back to its last step stays usable there ('paused', the failure goes
-   * to the caller), one whose weights the failure left half-updated ends in 'error'.
+   * One step, its 'stage' events as it moves (the page's loop diagram) and its 'step' event. A step
+   * stopped by pause is dropped quietly. A failed step is reported: the trainer takes the run back to
+   * its last step, weights and optimizer included, and the run stays usable there ('paused', the
+   * failure goes to the caller); should that fail too, the run ends in 'error'.
    */
   private async trainOneStep(run: Run, stopRequested: () => boolean, onStage?: StepObserver): Promise<void> {
     const stepBefore = run.trainer.step;
+    const stages = new StageEvents((stage) => this.options.emit({ type: 'stage', runId: run.id, step: stepBefore + 1, stage }));
     let record: StepRecord;
     try {
-      record = await run.trainer.trainStep(onStage, this.stopCheck(stopRequested));
+      record = await run.trainer.trainStep(onStage, this.stopCheck(stopRequested), stages.report);
     } catch (error) {
+      stages.stop();
       if (error instanceof RolloutStopped) return;
       if (run.trainer.step === stepBefore) this.setStatus(run, 'paused');
       else this.setStatus(run, 'error', messageOf(error));
       throw error;
     }
+    stages.flush();
     this.options.emit({ type: 'step', runId: run.id, metrics: record.metrics, samples: record.samples });
   }
 
@@ -391,7 +396,7 @@ export class LabSession {
       }
       const reference = named ?? candidates[0];
       const trainer = trainerOwning(model, config, this.options.sandbox, { reference: reference.model, progress: saved ?? undefined });
-      if (!saved) trainer.step = start.step;
+      if (!saved) trainer.continueWeightsOnlyRun(start.step);
       return { model, trainer, reference: reference.identity, notices };
     } finally {
       offered?.model.dispose();

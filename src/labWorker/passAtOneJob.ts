@@ -9,7 +9,7 @@
 import { checkpointEpisodeLimits } from '../core/eval/checkpointLimits';
 import type { EvalReport, PassAtOneSettings } from '../core/eval/evalReport';
 import { passAtOneReport } from '../core/eval/passAtOne';
-import { deserializeCheckpoint } from '../core/model/checkpoint';
+import { deserializeCheckpoint } from '../core/run/checkpoint';
 import type { GPT } from '../core/model/gpt';
 import type { PythonSandbox } from '../core/sandbox/protocol';
 import type { Problem } from '../core/tasks/problem';

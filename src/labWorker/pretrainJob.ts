@@ -3,7 +3,7 @@
  * with the chosen tool prior, one 'pretrainStep' and one 'progress' event per step. It stops early
  * when asked (the lab's pause) and returns the checkpoint of the steps it ran.
  */
-import { serializeCheckpoint } from '../core/model/checkpoint';
+import { serializeCheckpoint } from '../core/run/checkpoint';
 import { BASE_MODEL_CONFIG, type GPTConfig } from '../core/model/config';
 import { GPT } from '../core/model/gpt';
 import { BASE_PRETRAIN_CONFIG, Pretrainer, type PretrainConfig } from '../core/pretrain/pretrainer';

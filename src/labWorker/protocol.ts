@@ -7,8 +7,8 @@ import type { ModelAnswer } from '../core/env/answerQuestion';
 import type { EvalReport } from '../core/eval/evalReport';
 import type { ExperimentConfig } from '../core/experiment';
 import type { StepMetrics } from '../core/metrics/stepMetrics';
-import type { RolloutSample } from '../core/rl/rolloutSample';
-import type { StepStage } from '../core/rl/stepStages';
+import type { RolloutSample } from '../core/env/rolloutSample';
+import type { StepStage, StepStageName } from '../core/rl/stepStages';
 import type { AskRequest } from './askRequest';
 import type { CheckpointBlob } from './checkpointBlob';
 import type { PassAtOneRequest } from './evaluationRequest';
@@ -43,6 +43,8 @@ export type LabEvent =
   | { type: 'backend'; info: BackendInfo }
   | { type: 'status'; runId: string | null; status: RunStatus; step: number; message?: string }
   | { type: 'step'; runId: string; metrics: StepMetrics; samples: RolloutSample[] }
+  /** The stage the run's step under way is in (Train, Step, slow motion), sent a few times a second at most. */
+  | { type: 'stage'; runId: string; step: number; stage: StepStageName }
   /** Long work (pretraining, sweeps, evaluation): done of total, with an ETA. */
   | { type: 'progress'; task: 'pretrain' | 'evaluate' | 'sweep'; done: number; total: number; etaSeconds: number | null; detail?: string }
   | { type: 'pretrainStep'; step: number; loss: number }

@@ -3,7 +3,7 @@
  * fetch a checkpoint and make a sandbox. The worker passes the browser's; tests pass Node's.
  * Every failure becomes an 'error' event and a rejected call, never a dead worker.
  */
-import { deserializeCheckpoint } from '../core/model/checkpoint';
+import { deserializeCheckpoint } from '../core/run/checkpoint';
 import type { PythonSandbox } from '../core/sandbox/protocol';
 import { LabSession, messageOf } from './labSession';
 import type { PretrainShape } from './pretrainJob';

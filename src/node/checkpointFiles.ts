@@ -1,6 +1,6 @@
 /**
  * Checkpoints on disk (Node): a directory with `model.json` (the manifest, see
- * src/core/model/checkpoint.ts) and `weights.bin` (the float32 weights buffer). On disk the manifest
+ * src/core/run/checkpoint.ts) and `weights.bin` (the float32 weights buffer). On disk the manifest
  * also records `weightsSha256`, the SHA-256 of the weights.bin written with it, so a weights.bin
  * from another save beside it (same size, other step) is refused instead of loaded as this one.
  */
@@ -8,9 +8,9 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { deserializeCheckpoint, serializeCheckpoint, type CheckpointManifest, type LoadedCheckpoint } from '../core/model/checkpoint';
+import { deserializeCheckpoint, serializeCheckpoint, type CheckpointManifest, type LoadedCheckpoint } from '../core/run/checkpoint';
 import type { GPT } from '../core/model/gpt';
-import type { TrainerState } from '../core/rl/trainerState';
+import type { TrainerState } from '../core/run/trainerState';
 
 export const MANIFEST_FILE = 'model.json';
 export const WEIGHTS_FILE = 'weights.bin';

@@ -79,22 +79,34 @@ export function App() {
 
   return (
     <div className={[presenter ? 'lab presenter' : 'lab', shows('sidebar') ? '' : 'no-sidebar'].join(' ').trim()} data-testid="lab">
-      <header className="topbar">
-        <div className="title">
+      <header className="topbar" data-testid="topbar">
+        <div className="topbar-row">
           <h1>
             <Term term="TIR" /> Lab
           </h1>
-          <p className="tagline">
+          {/* Presenter mode: the run on the charts named beside the title, the header one line. */}
+          {presenter && (
+            <p className="presenter-caption" data-testid="presenter-caption">
+              {presetLabel}{' '}
+              <span className="presenter-knobs">
+                Nmax {nmax} · {algorithm.toUpperCase()} · seed {seed}
+              </span>
+            </p>
+          )}
+          <WhatYouAreWatching />
+          <GlossaryDialog />
+          <CopyLink />
+          {shows('backend') && <BackendBadge />}
+          <button type="button" className="presenter-toggle" data-testid="presenter-toggle" onClick={() => store.setState({ presenter: !presenter })}>
+            {presenter ? 'Exit presenter mode' : 'Presenter mode'}
+          </button>
+        </div>
+        {/* A line of its own under the buttons, read whole at 1280 px. */}
+        {!presenter && (
+          <p className="tagline" data-testid="tagline">
             A tiny language model learns, from <Term term="outcome reward" /> alone, to write Python, run it and use the answer.
           </p>
-        </div>
-        <WhatYouAreWatching />
-        <GlossaryDialog />
-        <CopyLink />
-        {shows('backend') && <BackendBadge />}
-        <button type="button" className="presenter-toggle" data-testid="presenter-toggle" onClick={() => store.setState({ presenter: !presenter })}>
-          {presenter ? 'Exit presenter mode' : 'Presenter mode'}
-        </button>
+        )}
       </header>
       <PanelBoundary part="the play bar" resetKey={shownRunId}>
         <Controls compact={presenter} />
@@ -117,14 +129,6 @@ export function App() {
           </aside>
         )}
         <div className="content">
-          {presenter && (
-            <p className="presenter-caption" data-testid="presenter-caption">
-              {presetLabel}{' '}
-              <span className="presenter-knobs">
-                Nmax {nmax} · {algorithm.toUpperCase()} · seed {seed}
-              </span>
-            </p>
-          )}
           <PanelBoundary part="the charts" resetKey={shownRunId}>
             <section className="headline-charts" aria-label="Live plots" data-testid="headline-charts">
               <AccuracyChart />

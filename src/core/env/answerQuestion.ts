@@ -7,7 +7,7 @@
 import { sandboxRunOptions, type ExperimentConfig } from '../experiment';
 import type { GPT } from '../model/gpt';
 import { Random } from '../random';
-import { responseSegments, type SampleSegment } from '../rl/rolloutSample';
+import { responseSegments, type SampleSegment } from './rolloutSample';
 import type { PythonSandbox } from '../sandbox/protocol';
 import { promptOf, questionError } from '../tasks/ownQuestion';
 import { encode } from '../tokenizer';

@@ -1,8 +1,11 @@
 /**
  * The two tool-call formats: ZeroTIR's markdown fences and ReTool's tags. The policy writes
  * codeOpen, the code, then codeClose; the environment appends outputOpen, the output, outputClose.
+ * Their names are the experiment's (the config chooses one).
  */
-export type ToolFormatName = 'zerotir' | 'retool';
+import type { ToolFormatName } from '../experiment';
+
+export type { ToolFormatName };
 
 export interface ToolFormat {
   name: ToolFormatName;

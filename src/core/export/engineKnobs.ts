@@ -4,6 +4,7 @@
  * of docs/scale-out.md. `fit` says how exactly the engine reproduces the knob.
  */
 import type { ExperimentConfig } from '../experiment';
+import { ALGORITHMS } from '../rl/algorithms';
 
 export type Fit = 'exact' | 'approximate' | 'none';
 
@@ -25,7 +26,7 @@ export const PROMPT_TOKEN_BUDGET = 256;
 const ACTOR = 'actor_rollout_ref.actor';
 const ROLLOUT = 'actor_rollout_ref.rollout';
 const TURNS = `${ROLLOUT}.multi_turn`;
-export const usesCritic = (c: Pick<ExperimentConfig, 'algorithm'>) => c.algorithm === 'ppo';
+export const usesCritic = (c: Pick<ExperimentConfig, 'algorithm'>) => ALGORITHMS[c.algorithm].usesCritic;
 /** verl counts its PPO mini-batch in prompts, each with rollout.n responses. */
 export const verlMiniBatchPrompts = (c: Pick<ExperimentConfig, 'minibatchSize' | 'groupSize'>) => Math.max(1, Math.round(c.minibatchSize / c.groupSize));
 const none = () => [];

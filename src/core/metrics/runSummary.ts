@@ -12,7 +12,7 @@
  * schedule, not the learning, made the power law.
  */
 import type { ExperimentConfig } from '../experiment';
-import { learningRateAt } from '../rl/learningRateSchedule';
+import { learningRateAt } from '../optim/learningRateSchedule';
 import { meanOrNull } from './means';
 import { logLogFit, spearmanRho } from './scalingLaw';
 import { SCALAR_METRICS, type ScalarMetric, type StepMetrics } from './stepMetrics';

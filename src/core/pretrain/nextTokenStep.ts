@@ -6,8 +6,8 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { GPT } from '../model/gpt';
 import { applyGradients, setLearningRate } from '../model/fusedOps';
-import { clipByGlobalNorm } from '../rl/gradClip';
-import { tokenLogProbsAndEntropy } from '../rl/ppoLoss';
+import { tokenLogProbsAndEntropy } from '../model/tokenLogProbs';
+import { clipByGlobalNorm } from '../optim/gradClip';
 
 /** The run of next-token steps both pretraining and SFT configure (each with its own schedule). */
 export interface NextTokenRun {

@@ -1,14 +1,16 @@
 /**
- * Per-token advantages (and value targets) for one step's kept rollouts, by algorithm:
- * - ppo: GAE over the policy tokens with the value head (outcome reward at the last policy
+ * Per-token advantages (and value targets) for one step's kept rollouts, by the algorithm's way
+ * (ALGORITHMS[algorithm].advantage, algorithms.ts):
+ * - gae (ppo): GAE over the policy tokens with the value head (outcome reward at the last policy
  *   token), whitened over the batch;
- * - reinforce++: reward minus the group mean, on every policy token, whitened over the batch
- *   (no critic);
- * - grpo: reward normalised within its group, on every policy token.
+ * - groupMeanThenWhiten (reinforce++): reward minus the group mean, on every policy token,
+ *   whitened over the batch (no critic);
+ * - groupNormalised (grpo): reward normalised within its group, on every policy token.
  * Rollouts come group by group (groupSize consecutive samples of one prompt). Each rollout's
  * advantage is also given in parts, so the lab's slow motion can show a student how to recompute it.
  */
 import type { Algorithm } from '../experiment';
+import { ALGORITHMS } from './algorithms';
 import { gaeOverPolicyTokens } from './gae';
 import { GRPO_EPS, groupMeanBaseline, groupMeans, groupStds, grpoNormalise, whiten, whiteningMoments } from './advantages';
 import type { Rollout } from '../env/rollout';
@@ -38,7 +40,8 @@ export function assignCredit(
   options: { algorithm: Algorithm; groupSize: number; gamma: number; lambda: number },
 ): Credit {
   const masks = rollouts.map((r) => r.episode.policyMask);
-  if (options.algorithm === 'ppo') {
+  const { advantage } = ALGORITHMS[options.algorithm];
+  if (advantage === 'gae') {
     const perRollout = rollouts.map((r, i) => {
       const tokenRewards = new Float32Array(masks[i].length);
       const last = masks[i].lastIndexOf(1);
@@ -56,7 +59,7 @@ export function assignCredit(
   const means = groupMeans(rewards, options.groupSize);
   const baselines = rewards.map((_, i) => means[Math.floor(i / options.groupSize)]);
   const returns = masks.map((mask) => new Float32Array(mask.length));
-  if (options.algorithm === 'grpo') {
+  if (advantage === 'groupNormalised') {
     const stds = groupStds(rewards, options.groupSize);
     const advantages = grpoNormalise(rewards, options.groupSize);
     return {

@@ -12,8 +12,8 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { ExperimentConfig } from '../experiment';
 import type { GPT } from '../model/gpt';
+import { tokenLogProbsAndEntropy } from '../model/tokenLogProbs';
 import { ppoObjective } from './ppoObjective';
-import { tokenLogProbsAndEntropy } from './ppoLoss';
 import { disposeMinibatch, minibatchTensors, type TrainingSequence } from './trainingBatch';
 
 /**

@@ -6,10 +6,11 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { ExperimentConfig } from '../experiment';
 import { applyGradients } from '../model/fusedOps';
 import type { GPT } from '../model/gpt';
+import { tokenLogProbsAndEntropy } from '../model/tokenLogProbs';
+import { clipByGlobalNorm } from '../optim/gradClip';
 import type { Random } from '../random';
-import { clipByGlobalNorm } from './gradClip';
+import { ALGORITHMS } from './algorithms';
 import { lengthChunks, minibatchGradients } from './minibatchGradients';
-import { tokenLogProbsAndEntropy } from './ppoLoss';
 import { disposeMinibatch, minibatchTensors, type TrainingSequence } from './trainingBatch';
 
 /** Means over the step's updates. */
@@ -50,7 +51,7 @@ export async function policyUpdate(
   config: ExperimentConfig,
   rng: Random,
 ): Promise<UpdateFigures> {
-  const useCritic = config.algorithm === 'ppo';
+  const { usesCritic } = ALGORITHMS[config.algorithm];
   const totals = { clipFraction: 0, approxKl: 0, valueLoss: 0, entropy: 0, gradNorm: 0, updates: 0 };
   for (let epoch = 0; epoch < config.epochs; epoch++) {
     const order = rng.permutation(sequences.length);
@@ -58,9 +59,13 @@ export async function policyUpdate(
       const minibatch = order.slice(start, start + config.minibatchSize).map((i) => sequences[i]);
       const { grads, clipFraction, approxKl, valueLoss, entropy } = await minibatchGradients(model, minibatch, config);
       const clipped = await clipByGlobalNorm(grads, config.gradClip);
-      // A non-finite gradient (NaN/Inf somewhere) would poison the weights: skip that update.
-      if (Number.isFinite(clipped.norm)) applyGradients(optimizer, clipped.grads);
-      tf.dispose([...Object.values(grads), ...Object.values(clipped.grads)]);
+      try {
+        // A non-finite gradient (NaN/Inf somewhere) would poison the weights: skip that update.
+        if (Number.isFinite(clipped.norm)) applyGradients(optimizer, clipped.grads);
+      } finally {
+        // Freed on a failed update too (out of memory): the step is undone and the run goes on.
+        tf.dispose([...Object.values(grads), ...Object.values(clipped.grads)]);
+      }
       totals.clipFraction += clipFraction;
       totals.approxKl += approxKl;
       totals.valueLoss += valueLoss;
@@ -73,7 +78,7 @@ export async function policyUpdate(
   return {
     clipFraction: totals.clipFraction / n,
     approxKl: totals.approxKl / n,
-    valueLoss: useCritic ? totals.valueLoss / n : null,
+    valueLoss: usesCritic ? totals.valueLoss / n : null,
     entropy: totals.entropy / n,
     gradNorm: totals.gradNorm / n,
   };

@@ -1,5 +1,6 @@
 /**
- * The PPO losses and the per-token log-probabilities they are built from (tfjs, differentiable).
+ * The PPO losses (tfjs, differentiable), built from the per-token log-probabilities of
+ * model/tokenLogProbs.ts.
  *
  * Inputs are [N, T] tensors over response tokens; `mask` is float 0/1 with 1 at policy tokens, so
  * environment tokens and padding carry no loss. Means are token-level over every masked token of
@@ -82,28 +83,5 @@ export function clippedValueLoss(
     const clippedValues = tf.add(oldValues, tf.clipByValue(tf.sub(values, oldValues), -clipRange, clipRange));
     const worst = tf.maximum(tf.squaredDifference(values, returns), tf.squaredDifference(clippedValues, returns));
     return tf.mul(maskedMean(worst, mask), 0.5) as tf.Scalar;
-  });
-}
-
-/**
- * From logits [N, T, V] and target ids [N, T] (int32): log softmax(logits / temperature) at each
- * target, and the entropy of that distribution. The target is picked by a one-hot product and sum,
- * not a gather, because the wasm backend lacks the kernel gather's gradient needs.
- */
-export function tokenLogProbsAndEntropy(
-  logits: tf.Tensor3D,
-  targets: tf.Tensor2D,
-  temperature: number,
-): { logProbs: tf.Tensor2D; entropy: tf.Tensor2D } {
-  if (!(temperature > 0)) throw new RangeError(`temperature must be positive, got ${temperature}`);
-  const [n, t, vocab] = logits.shape;
-  tf.util.assertShapesMatch([n, t], targets.shape, 'tokenLogProbsAndEntropy: targets');
-  if (targets.dtype !== 'int32') throw new TypeError(`targets must be int32, got ${targets.dtype}`);
-  return tf.tidy(() => {
-    const logDistribution = tf.logSoftmax(tf.div(logits, temperature));
-    const picked = tf.cast(tf.oneHot(targets, vocab), 'float32');
-    const logProbs = tf.sum(tf.mul(logDistribution, picked), -1) as tf.Tensor2D;
-    const entropy = tf.neg(tf.sum(tf.mul(tf.exp(logDistribution), logDistribution), -1)) as tf.Tensor2D;
-    return { logProbs, entropy };
   });
 }

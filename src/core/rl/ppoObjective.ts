@@ -1,13 +1,14 @@
 /**
  * The objective one update minimises, assembled from its terms in one place:
  *   loss = policy loss (clipped surrogate, ppoLoss.ts)
- *        + valueCoef * clipped value loss   (PPO only: Reinforce++ and GRPO have no critic)
+ *        + valueCoef * clipped value loss   (with a critic: PPO's, not Reinforce++'s or GRPO's; algorithms.ts)
  *        + klCoef * KL penalty to the reference   (kl.ts; only when klCoef > 0)
  * with the figures the step logs beside it. The gradient code (minibatchGradients.ts) only weights
  * this by a chunk's share of the minibatch's policy tokens.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { ExperimentConfig } from '../experiment';
+import { ALGORITHMS } from './algorithms';
 import { klPenalty } from './kl';
 import { clippedValueLoss, maskedMean, ppoPolicyLoss } from './ppoLoss';
 import type { MinibatchTensors } from './trainingBatch';
@@ -38,10 +39,10 @@ export function ppoObjective(outputs: PolicyOutputs, targets: ObjectiveTargets, 
   return tf.tidy(() => {
     const { mask } = targets;
     const policy = ppoPolicyLoss(outputs.logProbs, targets.oldLogProbs, targets.advantages, mask, knobs.clipEps, knobs.dualClip);
-    const useCritic = knobs.algorithm === 'ppo';
-    const valueLoss = useCritic ? clippedValueLoss(outputs.values, targets.oldValues, targets.returns, mask, knobs.valueClip) : tf.scalar(0);
+    const { usesCritic } = ALGORITHMS[knobs.algorithm];
+    const valueLoss = usesCritic ? clippedValueLoss(outputs.values, targets.oldValues, targets.returns, mask, knobs.valueClip) : tf.scalar(0);
     let loss: tf.Scalar = policy.loss;
-    if (useCritic) loss = tf.add(loss, tf.mul(valueLoss, knobs.valueCoef));
+    if (usesCritic) loss = tf.add(loss, tf.mul(valueLoss, knobs.valueCoef));
     if (knobs.klCoef > 0) loss = tf.add(loss, tf.mul(klPenalty(outputs.logProbs, targets.refLogProbs, mask, knobs.klEstimator), knobs.klCoef));
     return { loss, clipFraction: policy.clipFraction, approxKl: policy.approxKl, valueLoss, entropy: maskedMean(outputs.entropy, mask) };
   });

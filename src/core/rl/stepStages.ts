@@ -11,7 +11,7 @@ import type { StepMetrics } from '../metrics/stepMetrics';
 import type { Problem } from '../tasks/problem';
 import { decode } from '../tokenizer';
 import { meanOverPolicyTokens, type AdvantageParts, type Credit } from './creditAssignment';
-import { rolloutSample, type SampleSegment } from './rolloutSample';
+import { rolloutSample, type SampleSegment } from '../env/rolloutSample';
 
 export const STEP_STAGES = ['rollouts', 'python', 'rewards', 'advantages', 'update'] as const;
 export type StepStageName = (typeof STEP_STAGES)[number];
@@ -65,6 +65,13 @@ export interface StepStage {
 }
 
 export type StepObserver = (stage: StepStage) => Promise<void>;
+
+/**
+ * Told which stage a step is in as it moves (the lab's loop diagram while training): 'rollouts' while
+ * the batch writes, 'python' while code of one of its answers runs meanwhile, then each later stage
+ * as it starts. It only reads, and is called at every token step: it must be cheap.
+ */
+export type StepStageListener = (stage: StepStageName) => void;
 
 /** Builds each stage's snapshot of the shown group from what the step has produced so far. */
 export class StepStageView {

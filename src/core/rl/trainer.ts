@@ -25,13 +25,14 @@ import { meanSampledKl } from './kl';
 import { policyUpdate, responseLogProbs } from './policyUpdate';
 import { generateRollouts } from '../env/rollout';
 import { batchMemoryError, outOfMemoryMessage } from '../memoryEstimate';
-import { readAdamState, restoreAdamState } from './adamState';
-import { learningRateAt } from './learningRateSchedule';
+import { readAdamState, restoreAdamState } from '../optim/adamState';
+import { learningRateAt } from '../optim/learningRateSchedule';
 import { setLearningRate } from '../model/fusedOps';
-import { inspectorSampleIndices, rolloutSample, type RolloutSample } from './rolloutSample';
-import { StepStageView, type StepObserver, type StepStageName } from './stepStages';
+import { inspectorSampleIndices, rolloutSample, type RolloutSample } from '../env/rolloutSample';
+import { StepStageView, type StepObserver, type StepStageListener, type StepStageName } from './stepStages';
 import { trainingSequence } from './trainingBatch';
-import type { TrainerProgress } from './trainerState';
+import type { TrainerProgress } from '../run/trainerState';
+import { UpdateRollback } from '../optim/updateRollback';
 
 export interface StepRecord {
   metrics: StepMetrics;
@@ -47,7 +48,8 @@ export interface TrainerStart {
 }
 
 export class Trainer {
-  step = 0;
+  /** Steps taken so far, counting those of the run this one continues. */
+  private stepsDone = 0;
   private readonly reference: GPT;
   private readonly optimizer: tf.AdamOptimizer;
   private problemRng: Random;
@@ -73,17 +75,31 @@ export class Trainer {
     const progress = start.progress;
     if (progress) {
       restoreAdamState(this.optimizer, model, progress.optimizer);
-      this.step = progress.step;
+      this.stepsDone = progress.step;
       this.problemRng = Random.fromState(progress.random.problems);
       this.sampleRng = Random.fromState(progress.random.samples);
       this.shuffleRng = Random.fromState(progress.random.shuffle);
     }
   }
 
+  /** The last step taken: 0 before the first. */
+  get step(): number {
+    return this.stepsDone;
+  }
+
+  /**
+   * Continues the count of a run whose checkpoint at `step` held weights only (saved before
+   * checkpoints kept the run state): the next step is step + 1, with this trainer's fresh optimizer
+   * and random streams.
+   */
+  continueWeightsOnlyRun(step: number): void {
+    this.stepsDone = step;
+  }
+
   /** Everything besides the weights that the next step depends on, read between steps. */
   async saveState(): Promise<TrainerProgress> {
     return {
-      step: this.step,
+      step: this.stepsDone,
       random: { problems: this.problemRng.saveState(), samples: this.sampleRng.saveState(), shuffle: this.shuffleRng.saveState() },
       optimizer: await readAdamState(this.optimizer),
     };
@@ -105,29 +121,37 @@ export class Trainer {
    * One step. With an observer (the lab's slow motion), each stage's data goes to it and the step
    * waits for it before the next stage; the time it waits is not counted in the step's seconds.
    * `shouldStop` is asked between the rollouts' token steps; true drops the step (RolloutStopped).
-   * A step that fails or is stopped before its update leaves the trainer exactly as the last step
-   * left it (step count and random streams; the weights are untouched until the update), so the run
-   * goes on, or is saved, from there; one that runs out of memory says what to change.
+   * `onStage` hears which stage the step is in as it moves.
+   * A step that fails or is stopped, before its update or during it, leaves the trainer exactly as
+   * the last step left it (step count, random streams, weights and optimizer), so the run goes on,
+   * or is saved, from there; one that runs out of memory says what to change.
    */
-  async trainStep(observer?: StepObserver, shouldStop?: () => Promise<boolean>): Promise<StepRecord> {
-    const before = { step: this.step, problems: this.problemRng.saveState(), samples: this.sampleRng.saveState(), shuffle: this.shuffleRng.saveState() };
-    const progress = { updating: false };
+  async trainStep(observer?: StepObserver, shouldStop?: () => Promise<boolean>, onStage?: StepStageListener): Promise<StepRecord> {
+    const before = { step: this.stepsDone, problems: this.problemRng.saveState(), samples: this.sampleRng.saveState(), shuffle: this.shuffleRng.saveState() };
+    const update: { rollback: UpdateRollback | null } = { rollback: null };
     try {
-      return await this.runStep(progress, observer, shouldStop);
+      return await this.runStep(update, observer, shouldStop, onStage);
     } catch (error) {
-      if (progress.updating) throw error;
-      this.step = before.step;
+      update.rollback?.restore();
+      this.stepsDone = before.step;
       this.problemRng = Random.fromState(before.problems);
       this.sampleRng = Random.fromState(before.samples);
       this.shuffleRng = Random.fromState(before.shuffle);
       const outOfMemory = outOfMemoryMessage(error, this.config, before.step + 1);
       throw outOfMemory ? new Error(outOfMemory) : error;
+    } finally {
+      update.rollback?.dispose();
     }
   }
 
-  private async runStep(progress: { updating: boolean }, observer?: StepObserver, shouldStop?: () => Promise<boolean>): Promise<StepRecord> {
+  private async runStep(
+    update: { rollback: UpdateRollback | null },
+    observer?: StepObserver,
+    shouldStop?: () => Promise<boolean>,
+    onStage?: StepStageListener,
+  ): Promise<StepRecord> {
     const config = this.config;
-    const step = ++this.step;
+    const step = ++this.stepsDone;
     const metrics = emptyStepMetrics(step);
 
     // 1. Prompts, each repeated groupSize times (a group is consecutive).
@@ -137,6 +161,7 @@ export class Trainer {
     const prompts = problems.map((p) => formatPrompt(p));
 
     // 2. Rollouts with code execution.
+    onStage?.('rollouts');
     const { rollouts, timing } = await generateRollouts(this.model, prompts.map(encode), {
       episode: episodeConfig(this.config, this.config.nmax),
       temperature: config.temperature,
@@ -144,9 +169,11 @@ export class Trainer {
       sandbox: this.sandbox,
       runOptions: sandboxRunOptions(this.config),
       shouldStop,
+      onProgress: onStage && ((episodes) => onStage(episodes.some((e) => e.waitingForTool) ? 'python' : 'rollouts')),
     });
 
     // 3. Outcome reward only.
+    onStage?.('rewards');
     const rewards = rollouts.map((r, i) => answerReward(r.episode.responseText(), r.episode.endedWithEos, problems[i]));
     Object.assign(metrics, rolloutFigures(rollouts, rewards, problems), accuracyByGroup(problems, rewards));
     const generatedTokens = rollouts.reduce((n, r) => n + r.episode.policyMask.reduce((a, b) => a + b, 0), 0);
@@ -170,6 +197,7 @@ export class Trainer {
     await show('rewards');
 
     // 5-6. Credit assignment and the update.
+    onStage?.('advantages');
     const updateStart = performance.now();
     const watchedBeforeUpdate = watchedMs;
     if (kept.length > 0) {
@@ -186,8 +214,9 @@ export class Trainer {
         metrics.kl = meanSampledKl(sequences);
       }
       setLearningRate(this.optimizer, learningRateAt(config, step));
-      // From here the weights and Adam move: a failure can no longer be undone by the counters alone.
-      progress.updating = true;
+      // From here the weights and Adam move: on a failure trainStep puts them back as they are now.
+      onStage?.('update');
+      update.rollback = new UpdateRollback(this.model, this.optimizer);
       const figures = await policyUpdate(this.model, this.optimizer, sequences, config, this.shuffleRng);
       metrics.clipFraction = figures.clipFraction;
       metrics.approxKl = figures.approxKl;

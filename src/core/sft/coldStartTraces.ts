@@ -10,7 +10,7 @@
 import { formatToolOutput } from '../env/episode';
 import type { ToolFormat } from '../env/formats';
 import type { Random } from '../random';
-import type { SampleSegment } from '../rl/rolloutSample';
+import type { SampleSegment } from '../env/rolloutSample';
 import type { PythonSandbox, RunOptions } from '../sandbox/protocol';
 import type { Problem } from '../tasks/problem';
 import { formatPrompt } from '../tasks/prompt';

@@ -34,11 +34,10 @@ export interface UPlotChartProps {
 /** How far the pointer may move between press and release for a click, not a zoom drag (px). */
 const CLICK_SLOP_PX = 4;
 
+/** `height`: the plot's, the same in presenter mode, whose larger type must not push the newest answer further down a 1280x720 screen (e2e/classroomScreen.spec.ts). */
 export function UPlotChart({ testId, title, options, data, version, height = 190, annotation, controls, onPickX, markX }: UPlotChartProps) {
   const { store } = useLab();
   const presenter = useLabState((s) => s.presenter);
-  // Taller for a projector, not so tall that the newest answer leaves a 1280x720 screen (e2e/plainWords.spec.ts).
-  const plotHeight = presenter ? Math.round(height * 1.2) : height;
   const plotOptions = useMemo(() => withLatestInLegend(presenter ? withLargeType(options) : options), [options, presenter]);
   const holder = useRef<HTMLDivElement>(null);
   const note = useRef<HTMLDivElement>(null);
@@ -57,7 +56,7 @@ export function UPlotChart({ testId, title, options, data, version, height = 190
       if (x !== null) drawVerticalLine(u, x);
     };
     const hooks = { ...plotOptions.hooks, draw: [...(plotOptions.hooks?.draw ?? []), drawMark] };
-    const chart = new uPlot({ ...plotOptions, hooks, width: Math.max(element.clientWidth, 200), height: plotHeight }, feed.current.data(store.getState()), element);
+    const chart = new uPlot({ ...plotOptions, hooks, width: Math.max(element.clientWidth, 200), height: height }, feed.current.data(store.getState()), element);
     let frame = 0;
     let shown = feed.current.version(store.getState());
     let shownMark = markOf(store.getState());
@@ -90,7 +89,7 @@ export function UPlotChart({ testId, title, options, data, version, height = 190
     };
     chart.over.addEventListener('pointerdown', onPress);
     chart.over.addEventListener('pointerup', onRelease);
-    const resize = new ResizeObserver(() => chart.setSize({ width: Math.max(element.clientWidth, 200), height: plotHeight }));
+    const resize = new ResizeObserver(() => chart.setSize({ width: Math.max(element.clientWidth, 200), height: height }));
     resize.observe(element);
     return () => {
       unsubscribe();
@@ -100,7 +99,7 @@ export function UPlotChart({ testId, title, options, data, version, height = 190
       if (frame !== 0) cancelAnimationFrame(frame);
       chart.destroy();
     };
-  }, [store, plotOptions, plotHeight]);
+  }, [store, plotOptions, height]);
 
   // uPlot draws the axis labels on the canvas; a screen reader (and a test) reads them here.
   const [xLabel, yLabel] = (options.axes ?? []).map((axis) => axis.label);

@@ -1,6 +1,7 @@
 /**
  * The RL loop as a picture: question, the model writes, Python runs, reward, update, and round
- * again. In slow motion the stage on screen is lit; in the explanation it is drawn unlit.
+ * again. In slow motion the stage on screen is lit, above the newest answer the stage a training
+ * step is in; in the explanation it is drawn unlit.
  */
 import { LOOP_STAGE_TEXT, LOOP_STAGES, type LoopStage } from './loopStage';
 

@@ -1,9 +1,10 @@
 /**
  * The RL loop drawn for a class (LoopDiagram.tsx): its five stages in plain words, and which of them
- * a slow-motion step is showing. The worker reports a step's stages only in slow motion
- * (StepStage), so the diagram is lit from those and from nothing else.
+ * a step is in: the stage a slow-motion step is showing (StepStage), or the stage a training step
+ * has reached (the worker's 'stage' events).
  */
 import type { StepStageName } from '../../core/rl/stepStages';
+import type { RunningStage } from '../state/labStore';
 
 export const LOOP_STAGES = ['question', 'write', 'python', 'reward', 'update'] as const;
 export type LoopStage = (typeof LOOP_STAGES)[number];
@@ -32,4 +33,9 @@ const LOOP_STAGE_OF: Record<StepStageName, LoopStage> = {
 export function loopStageOf(stage: StepStageName | null, done: boolean): LoopStage {
   if (done) return 'question';
   return stage === null ? 'write' : LOOP_STAGE_OF[stage];
+}
+
+/** The loop's stage of the shown run's step under way (Train, Step); null when none runs. */
+export function runningLoopStage(running: RunningStage | null, shownRunId: string | null): LoopStage | null {
+  return running !== null && running.runId === shownRunId ? loopStageOf(running.stage, running.done) : null;
 }

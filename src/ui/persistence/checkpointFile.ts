@@ -4,7 +4,7 @@
  * Format "tir-lab-checkpoint-file", formatVersion 1: one JSON object
  *   format         "tir-lab-checkpoint-file"
  *   formatVersion  1
- *   manifest       the checkpoint manifest (src/core/model/checkpoint.ts: format "tir-lab-checkpoint")
+ *   manifest       the checkpoint manifest (src/core/run/checkpoint.ts: format "tir-lab-checkpoint")
  *   weightsBase64  the float32 weights buffer, base64
  *   run            { name, preset, config, step } of the run it came from, or null
  * The CLI's checkpoint directory (model.json + weights.bin) is accepted too, as a pair of files.

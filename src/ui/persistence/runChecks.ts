@@ -10,7 +10,7 @@ import { configErrors, EXPERIMENT_PROPERTIES, NUMERIC_BOUNDS, withSavedConfigDef
 import type { EvalBlock, EvalReport } from '../../core/eval/evalReport';
 import { TOOL_FORMATS, type ToolFormatName } from '../../core/env/formats';
 import { emptyStepMetrics, SCALAR_METRICS, type StepMetrics } from '../../core/metrics/stepMetrics';
-import type { RolloutSample, SampleSegment } from '../../core/rl/rolloutSample';
+import type { RolloutSample, SampleSegment } from '../../core/env/rolloutSample';
 import { KINDS, MAX_DEPTH, TIERS, type Kind, type Tier } from '../../core/tasks/problem';
 import { SAMPLES_KEPT, type PassAtOneResult } from '../state/labRun';
 

@@ -8,6 +8,7 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ExperimentConfig } from '../../core/experiment';
+import type { StepStageName } from '../../core/rl/stepStages';
 import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
 import type { BackendInfo, LabEvent } from '../../labWorker/protocol';
 import { SAMPLES_KEPT, type LabRun, type PassAtOneResult } from './labRun';
@@ -92,6 +93,16 @@ export interface LabState extends UrlState {
   passAtOne: PassAtOneState;
   /** The step whose kept answers the answers panel shows (a chart point clicked); null: the newest answer. */
   pickedStep: PickedStep | null;
+  /** Where the loaded run's step under way is (its 'stage' events), for the loop diagram; null when none runs. */
+  runningStage: RunningStage | null;
+}
+
+/** The stage a run's step is in; done: the step is over and, while training, the next one's questions come. */
+export interface RunningStage {
+  runId: string;
+  step: number;
+  stage: StepStageName;
+  done: boolean;
 }
 
 /** A step picked on a chart, of the run shown then: another run shown drops it. */
@@ -150,6 +161,7 @@ export function createLabStore(initial: UrlState): LabStore {
     comparedRunIds: [],
     passAtOne: { running: null, startModels: {} },
     pickedStep: null,
+    runningStage: null,
   }));
 }
 
@@ -159,7 +171,8 @@ export function reduceLabEvent(state: LabState, event: LabEvent): Partial<LabSta
     case 'backend':
       return { backendInfo: event.info };
     case 'status': {
-      const next: Partial<LabState> = {};
+      // Training goes on step after step; any other status means no step is under way.
+      const next: Partial<LabState> = event.status === 'training' ? {} : { runningStage: null };
       const run = event.runId === null ? undefined : state.runs[event.runId];
       if (run) next.runs = { ...state.runs, [run.id]: { ...run, status: event.status, step: event.step } };
       if (event.status === 'error') next.notices = withNotice(state.notices, 'error', event.message ?? 'the run stopped with an error');
@@ -176,8 +189,12 @@ export function reduceLabEvent(state: LabState, event: LabEvent): Partial<LabSta
       appendMetrics(run.columns, metrics);
       const samples = event.samples.length > 0 ? [...[...event.samples].reverse(), ...run.samples].slice(0, SAMPLES_KEPT) : run.samples;
       const updated: LabRun = { ...run, step: metrics.step, samples, revision: run.revision + 1 };
-      return { runs: { ...state.runs, [run.id]: updated } };
+      const running = state.runningStage;
+      const stepDone = running !== null && running.runId === run.id && running.step === metrics.step;
+      return { runs: { ...state.runs, [run.id]: updated }, ...(stepDone ? { runningStage: { ...running, done: true } } : {}) };
     }
+    case 'stage':
+      return { runningStage: { runId: event.runId, step: event.step, stage: event.stage, done: false } };
     case 'progress': {
       const { task, done, total, etaSeconds, detail } = event;
       return { progress: { ...state.progress, [task]: { done, total, etaSeconds, detail } } };

@@ -14,7 +14,7 @@
  *                      in that order); offset and length in bytes into the buffer, length =
  *                      4 * product(shape), each entry starting where the previous ended (the first at 0)
  *     meta             free JSON object (run config, seed, step, corpus recipe...)
- *     trainer          version 2 only (src/core/rl/trainerState.ts): { step, config, random:
+ *     trainer          version 2 only (src/core/run/trainerState.ts): { step, config, random:
  *                      { problems, samples, shuffle }, reference: { fingerprint, source },
  *                      optimizer: { iterations, accBeta1, accBeta2, moments } }, where moments lists
  *                      Adam's first then second moments ("<weight>/m", "<weight>/v", in weight order;
@@ -24,10 +24,10 @@
  *                     concatenated in manifest order; its byte length is the sum of the lengths.
  * A file that breaks any of this is refused with an Error that says what is wrong.
  */
-import { checkTrainerStateJson, type TrainerState, type TrainerStateJson } from '../rl/trainerState';
+import { GPTConfig, validateGPTConfig } from '../model/config';
+import { GPT, weightSpecs, type WeightSpec } from '../model/gpt';
 import { TOKENIZER_VERSION } from '../tokenizer';
-import { GPTConfig, validateGPTConfig } from './config';
-import { GPT, weightSpecs, type WeightSpec } from './gpt';
+import { checkTrainerStateJson, type TrainerState, type TrainerStateJson } from './trainerState';
 
 export const CHECKPOINT_FORMAT = 'tir-lab-checkpoint';
 /** The version of a weights-only checkpoint; one with a trainer section is version 2. */

@@ -6,7 +6,19 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { AdamInternals } from '../model/fusedOps';
 import type { GPT } from '../model/gpt';
-import type { AdamState } from './trainerState';
+
+/**
+ * Adam beyond the weights. Moments are one per weight in the model's weight order (how tfjs matches
+ * them to variables), empty before the first update. The bias-correction powers are kept as the
+ * optimizer holds them (float32 products) rather than recomputed, so the next step is bit-equal.
+ */
+export interface AdamState {
+  iterations: number;
+  accBeta1: number;
+  accBeta2: number;
+  firstMoments: Float32Array[];
+  secondMoments: Float32Array[];
+}
 
 type AdamFields = AdamInternals & { iterations_: number };
 

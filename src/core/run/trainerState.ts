@@ -1,28 +1,16 @@
 /**
  * A run's state beyond its weights: what the next RL step depends on. A checkpoint that carries it
- * (src/core/model/checkpoint.ts) resumes exactly: the same prompts, samples, shuffles and Adam
+ * (src/core/run/checkpoint.ts) resumes exactly: the same prompts, samples, shuffles and Adam
  * steps as a run never stopped, against the same KL reference.
  */
 import { configErrors, withSavedConfigDefaults, type ExperimentConfig } from '../experiment';
+import type { AdamState } from '../optim/adamState';
 
 /** Positions (Random.saveState) of the trainer's three random streams. */
 export interface RandomStreams {
   problems: number;
   samples: number;
   shuffle: number;
-}
-
-/**
- * Adam beyond the weights. Moments are one per weight in the model's weight order (how tfjs matches
- * them to variables), empty before the first update. The bias-correction powers are kept as the
- * optimizer holds them (float32 products) rather than recomputed, so the next step is bit-equal.
- */
-export interface AdamState {
-  iterations: number;
-  accBeta1: number;
-  accBeta2: number;
-  firstMoments: Float32Array[];
-  secondMoments: Float32Array[];
 }
 
 /**

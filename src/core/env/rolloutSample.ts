@@ -4,7 +4,7 @@
  */
 import type { Problem } from '../tasks/problem';
 import { decode } from '../tokenizer';
-import type { Rollout } from '../env/rollout';
+import type { Rollout } from './rollout';
 
 export interface SampleSegment {
   /** policy: sampled by the model (trained on); env: inserted by the sandbox (not trained on). */
