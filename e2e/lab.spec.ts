@@ -129,6 +129,9 @@ test('on the auto backend: trains until code runs, pauses, exports JSON, and a r
 test('an invalid knob is refused at its field and nothing trains', async ({ page }) => {
   await page.goto('/?preset=quick');
   await expect(page.getByTestId('train-button')).toBeEnabled({ timeout: 60_000 });
+  // Decimal only, as a link and the CLI read a number: "0x2" is not 2.
+  await page.getByTestId('nmax-input').fill('0x2');
+  await expect(page.getByTestId('nmax-input-error')).toBeVisible();
   await page.getByTestId('nmax-input').fill('99');
   await expect(page.getByTestId('nmax-input-error')).toHaveText('“Nmax (code calls)” must be between 0 and 16');
   // The refused value never reaches the URL (a shared link would carry it).

@@ -98,6 +98,21 @@ describe('a checkpoint that cannot be what it says', () => {
     for (const m of [model, moved]) m.dispose();
   });
 
+  it('says a weights.bin cut short is cut, not from another save (its hash differs as well), and keeps no tensor', async () => {
+    const { model, state } = await steppedRun();
+    const dir = join(root, 'cut');
+    await saveCheckpointDir(dir, model, { step: 1 }, state);
+    const whole = await readFile(join(dir, 'weights.bin'));
+    const tensors = tf.memory().numTensors;
+    await writeFile(join(dir, 'weights.bin'), whole.subarray(0, 100));
+    await expect(loadCheckpointDir(dir)).rejects.toThrow(`${dir}: checkpoint weights buffer has 100 bytes, too short for weight "wte"`);
+    // Whole but other values: another save's, and the model built to check its layout is freed.
+    await writeFile(join(dir, 'weights.bin'), Buffer.alloc(whole.byteLength));
+    await expect(loadCheckpointDir(dir)).rejects.toThrow('the two files come from different saves');
+    expect(tf.memory().numTensors).toBe(tensors);
+    model.dispose();
+  });
+
   it('refuses NaN or infinite weights and optimizer moments (a run that diverged), naming the tensor', async () => {
     const { model, state } = await steppedRun();
     const nan = withValue(model, NaN);

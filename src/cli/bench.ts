@@ -12,6 +12,7 @@ import { pipelineCriterion } from '../bench/stepBench';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
 import { useNodeBackend } from '../node/tfBackend';
 import { benchModel, watchMachine } from './benchSetup';
+import { runMain } from './runMain';
 import { DEFAULT_BASE_CHECKPOINT } from './cliArgs';
 
 const USAGE = 'usage: npm run --silent bench -- [--backend wasm|cpu] [--json] [--short] [--base CHECKPOINT_DIR]';
@@ -66,4 +67,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-process.exitCode = await main();
+await runMain('bench', main);

@@ -12,6 +12,7 @@ import { decimalNumber } from '../core/experiment';
 import { CHUNK_OVERHEAD, WIDTH_DOUBLING } from '../core/rl/minibatchGradients';
 import { useNodeBackend } from '../node/tfBackend';
 import { benchModel, watchMachine } from './benchSetup';
+import { runMain } from './runMain';
 import { argsOrExitCode, DEFAULT_BASE_CHECKPOINT, UsageError } from './cliArgs';
 
 const USAGE = 'usage: npm run --silent bench:chunks -- [--base CHECKPOINT_DIR] [--repeats N] [--json]';
@@ -66,4 +67,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-process.exitCode = await main();
+await runMain('bench:chunks', main);

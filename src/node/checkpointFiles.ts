@@ -77,17 +77,20 @@ export async function loadCheckpointDir(dir: string): Promise<LoadedCheckpoint> 
     throw new CheckpointError(`${join(dir, MANIFEST_FILE)} is not valid JSON: ${(error as Error).message}`);
   }
   const bytes = new Uint8Array(weights.buffer, weights.byteOffset, weights.byteLength);
-  const recorded = (manifest as { weightsSha256?: unknown } | null)?.weightsSha256;
-  if (recorded !== undefined && recorded !== sha256(bytes)) {
-    throw new CheckpointError(
-      `${join(dir, WEIGHTS_FILE)} is not the weights ${join(dir, MANIFEST_FILE)} was saved with (its SHA-256 differs from the recorded one): the two files come from different saves`,
-    );
-  }
+  // The layout first: a weights.bin cut short (a copy or a save that did not finish) is said to be
+  // cut, where its hash would only say it is not this save's.
   let loaded: LoadedCheckpoint;
   try {
     loaded = deserializeCheckpoint(manifest, bytes);
   } catch (error) {
     throw new CheckpointError(`${dir}: ${(error as Error).message}`);
+  }
+  const recorded = (manifest as { weightsSha256?: unknown }).weightsSha256;
+  if (recorded !== undefined && recorded !== sha256(bytes)) {
+    loaded.model.dispose();
+    throw new CheckpointError(
+      `${join(dir, WEIGHTS_FILE)} is not the weights ${join(dir, MANIFEST_FILE)} was saved with (its SHA-256 differs from the recorded one): the two files come from different saves`,
+    );
   }
   const layout = manifest as CheckpointManifest;
   const bad = nonFiniteEntry([...layout.weights, ...(layout.trainer?.optimizer.moments ?? [])], bytes);

@@ -3,6 +3,7 @@
  * holds the parsed value, invalid or not: the message under the field says what is wrong.
  */
 import { useEffect, useId, useState } from 'react';
+import { typedNumber } from '../state/typedNumber';
 import { useFieldHelp } from './FieldHelp';
 
 export interface NumberFieldProps {
@@ -21,7 +22,7 @@ export function NumberField({ label, value, error, help, testId, disabled, onCha
   const { toggle, text } = useFieldHelp(label, help, testId);
   // Follow the store when the value changes from elsewhere (a preset, a selected run, the URL).
   useEffect(() => {
-    setDraft((current) => (Number(current) === value && current.trim() !== '' ? current : Number.isNaN(value) ? current : String(value)));
+    setDraft((current) => (typedNumber(current) === value || Number.isNaN(value) ? current : String(value)));
   }, [value]);
   return (
     <div className={`field${error ? ' field-invalid' : ''}`}>
@@ -40,7 +41,7 @@ export function NumberField({ label, value, error, help, testId, disabled, onCha
         aria-describedby={error ? `${id}-error` : undefined}
         onChange={(e) => {
           setDraft(e.target.value);
-          onChange(e.target.value.trim() === '' ? Number.NaN : Number(e.target.value));
+          onChange(typedNumber(e.target.value));
         }}
       />
       {error && (

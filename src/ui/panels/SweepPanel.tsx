@@ -16,6 +16,7 @@ import { identicalRunGroups } from '../lab/identicalRuns';
 import { conclusionLine, identicalArmsNote, sweepFigures } from '../lab/sweepConclusion';
 import type { LabRun } from '../state/labRun';
 import type { LabState } from '../state/labStore';
+import { typedNumbers } from '../state/typedNumber';
 import { lastValue, metricsRows, type MetricColumns } from '../state/runColumns';
 import { ProgressBar } from './Progress';
 
@@ -50,9 +51,9 @@ export function SweepPanel() {
   const [draft, setDraft] = useState(sweepNmax.join(', '));
   const storedValues = sweepNmax.join(', ');
   // A preset or a link that sets the values (the ablation's 0, 1, 2, 4, 8) shows them; typing keeps its own spacing.
-  useEffect(() => setDraft((d) => (d.split(',').map((v) => Number(v)).join(', ') === storedValues ? d : storedValues)), [storedValues]);
+  useEffect(() => setDraft((d) => (typedNumbers(d).join(', ') === storedValues ? d : storedValues)), [storedValues]);
   const [metric, setMetric] = useState<OverlayMetric>('testAccuracy');
-  const draftValues = draft.split(',').map((v) => (v.trim() === '' ? NaN : Number(v)));
+  const draftValues = typedNumbers(draft);
   const draftValid = draftValues.length > 0 && draftValues.every((v) => Number.isInteger(v) && v >= 0 && v <= NUMERIC_BOUNDS.nmax[1]);
   const training = runs.some((r) => r.status === 'training');
   const evalNmax = sweep?.nmaxValues ?? sweepNmax;
@@ -91,7 +92,7 @@ export function SweepPanel() {
             value={draft}
             onChange={(e) => {
               setDraft(e.target.value);
-              const values = e.target.value.split(',').map((v) => (v.trim() === '' ? NaN : Number(v)));
+              const values = typedNumbers(e.target.value);
               if (values.every((v) => Number.isInteger(v) && v >= 0 && v <= NUMERIC_BOUNDS.nmax[1])) store.setState({ sweepNmax: values });
             }}
           />
