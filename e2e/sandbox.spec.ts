@@ -11,6 +11,7 @@ import { expect, test, type Page } from '@playwright/test';
 import type { RunOptions } from '../src/core/sandbox/protocol';
 import type { TimedRunResult } from './harness/sandbox';
 import {
+  attackNotRun,
   ISOLATION_ATTACKS,
   ISOLATION_ATTACK_TIMEOUT_MS,
   ISOLATION_MAX_OUTPUT_BYTES,
@@ -392,7 +393,7 @@ test.describe('isolation between programs in Chromium (issue 12)', () => {
   for (const attack of ISOLATION_ATTACKS) {
     test(`${attack.category}: ${attack.name}`, async () => {
       await isolated.evaluate(() => window.sandboxHarness.whenStandbyReady());
-      await runChecked(attack.code, ISOLATION_ATTACK_TIMEOUT_MS);
+      expect(attackNotRun(await runChecked(attack.code, ISOLATION_ATTACK_TIMEOUT_MS))).toBeNull();
       expect(await probeAll()).toEqual(fresh);
     });
   }

@@ -9,6 +9,7 @@ import { SandboxPool } from '../src/core/sandbox/pool';
 import type { RunResult } from '../src/core/sandbox/protocol';
 import { nodeInterpreterFactory, type NodeInterpreterOptions } from '../src/node/sandbox/nodeInterpreter';
 import {
+  attackNotRun,
   ISOLATION_ATTACKS,
   ISOLATION_ATTACK_TIMEOUT_MS,
   ISOLATION_MAX_OUTPUT_BYTES,
@@ -90,7 +91,7 @@ describe('Node sandbox: no state survives from one program to the next', () => {
   for (const attack of ISOLATION_ATTACKS) {
     it(`${attack.category}: ${attack.name}`, async () => {
       await pool.warmUp();
-      await runChecked(pool, attack.code, ISOLATION_ATTACK_TIMEOUT_MS);
+      expect(attackNotRun(await runChecked(pool, attack.code, ISOLATION_ATTACK_TIMEOUT_MS))).toBeNull();
       expect(await probeAll(pool)).toEqual(fresh);
     }, 60_000);
   }

@@ -57,6 +57,7 @@ print(oct(os.stat("/tmp/probe").st_mode), os.open("/tmp/probe", os.O_RDONLY))`,
 open('/tmp/ino', 'w').close()
 print(os.stat('/tmp/ino').st_ino, sorted(os.listdir('/dev')), sorted(os.listdir('/dev/shm')), sorted(os.listdir('/proc')))
 t, w, z = os.stat('/tmp'), os.stat('.'), os.stat('/lib/python314.zip')
+print(oct(z.st_mode), oct(os.stat('/lib').st_mode), oct(os.stat('/lib/python3.14').st_mode), oct(os.stat('/').st_mode))
 print(t.st_atime == t.st_mtime == t.st_ctime, w.st_atime == w.st_mtime == w.st_ctime, z.st_size, z.st_atime <= z.st_mtime + 1)
 print(os.path.isdir('/dev/null'), os.path.exists('/tmp/__proto__'), fcntl.fcntl(1, fcntl.F_GETFL))
 import fractions, statistics
@@ -68,6 +69,15 @@ export interface IsolationAttack {
   category: string;
   name: string;
   code: string;
+}
+
+/**
+ * Why an attack's result shows it never ran: Python refused to compile it (a NUL written as `\0` in
+ * a template literal reaches Python as a NUL byte, and two attacks were SyntaxErrors for that).
+ * An attack that never ran tests nothing.
+ */
+export function attackNotRun(result: RunResult): string | null {
+  return result.error?.type === 'SyntaxError' ? `the attack did not compile: ${result.error.message}` : null;
 }
 
 /** The runner's own globals, one frame up from a program's top level. */
@@ -245,7 +255,7 @@ import os
 path = '/lib/python314.zip'
 s = os.stat(path)
 fd = os.open(path, os.O_RDWR)
-os.pwrite(fd, b'\0' * 4096, s.st_size - 8192)
+os.pwrite(fd, b'\\0' * 4096, s.st_size - 8192)
 os.utime(path, ns=(s.st_atime_ns, s.st_mtime_ns))`,
   },
   {
@@ -255,7 +265,7 @@ os.utime(path, ns=(s.st_atime_ns, s.st_mtime_ns))`,
 import mmap
 f = open('/lib/python314.zip', 'r+b')
 m = mmap.mmap(f.fileno(), 0)
-m[-4096:] = b'\0' * 4096
+m[-4096:] = b'\\0' * 4096
 m.flush()`,
   },
   {
@@ -287,6 +297,39 @@ for action in (lambda: os.rename('/dev/null', '/tmp/null'), lambda: os.mkdir('/d
         action()
     except OSError:
         pass`,
+  },
+  {
+    category: 'outside the heap',
+    name: 'the stdlib zip through a name in /tmp: a symlink written through, a hard link truncated, the zip renamed away',
+    code: `${RUNNER_GLOBALS}g['active_run'] = False
+import os
+for action in (
+    lambda: os.symlink('/lib/python314.zip', '/tmp/zip'),
+    lambda: open('/tmp/zip', 'r+b').write(b'\\0' * 4096),
+    lambda: os.link('/lib/python314.zip', '/tmp/linked.zip'),
+    lambda: os.truncate('/tmp/linked.zip', 0),
+    lambda: os.rename('/lib/python314.zip', '/tmp/moved.zip'),
+):
+    try:
+        action()
+    except OSError:
+        pass`,
+  },
+  {
+    category: 'outside the heap',
+    name: "the library's modes set to nothing",
+    code: `${RUNNER_GLOBALS}g['active_run'] = False
+import os
+for path in ('/lib/python314.zip', '/lib/python3.14', '/lib', '/'):
+    try:
+        os.chmod(path, 0)
+    except OSError:
+        pass`,
+  },
+  {
+    category: 'outside the heap',
+    name: 'FIFOs left in the scratch directories',
+    code: "import os\nos.mkfifo('/tmp/fifo')\nos.mkfifo('fifo')",
   },
   {
     category: 'outside the heap',
