@@ -84,15 +84,6 @@ export function App() {
           <h1>
             <Term term="TIR" /> Lab
           </h1>
-          {/* Presenter mode: the run on the charts named beside the title, the header one line. */}
-          {presenter && (
-            <p className="presenter-caption" data-testid="presenter-caption">
-              {presetLabel}{' '}
-              <span className="presenter-knobs">
-                Nmax {nmax} · {algorithm.toUpperCase()} · seed {seed}
-              </span>
-            </p>
-          )}
           <WhatYouAreWatching />
           <GlossaryDialog />
           <CopyLink />
@@ -101,8 +92,15 @@ export function App() {
             {presenter ? 'Exit presenter mode' : 'Presenter mode'}
           </button>
         </div>
-        {/* A line of its own under the buttons, read whole at 1280 px. */}
-        {!presenter && (
+        {/* A line of its own under the buttons, read whole at 1280 px: the tagline, or in presenter mode the run on the charts. */}
+        {presenter ? (
+          <p className="presenter-caption" data-testid="presenter-caption">
+            {presetLabel}{' '}
+            <span className="presenter-knobs">
+              Nmax {nmax} · {algorithm.toUpperCase()} · seed {seed}
+            </span>
+          </p>
+        ) : (
           <p className="tagline" data-testid="tagline">
             A tiny language model learns, from <Term term="outcome reward" /> alone, to write Python, run it and use the answer.
           </p>

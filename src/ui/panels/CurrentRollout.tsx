@@ -8,9 +8,10 @@ import { useDeferredValue } from 'react';
 import { useLabState } from '../LabContext';
 import { pickedStepOf, selectedRun } from '../state/labStore';
 import { LoopDiagram } from './LoopDiagram';
-import { runningLoopStage } from './loopStage';
+import { LOOP_STAGE_HOLD_MS, runningLoopStage } from './loopStage';
 import { SampleCard } from './RolloutInspector';
 import { StepAnswers } from './StepAnswers';
+import { useHeldValue } from './useHeldValue';
 
 export function CurrentRollout() {
   const picked = useLabState(pickedStepOf);
@@ -18,7 +19,8 @@ export function CurrentRollout() {
 }
 
 function LatestAnswer() {
-  const lit = useLabState((s) => runningLoopStage(s.runningStage, s.selectedRunId));
+  // Each stage stays lit a while, the last of a step too.
+  const lit = useHeldValue(useLabState((s) => runningLoopStage(s.runningStage, s.selectedRunId)), LOOP_STAGE_HOLD_MS);
   const sample = useDeferredValue(useLabState((s) => selectedRun(s)?.samples[0] ?? null));
   return (
     <section className="panel current-rollout" data-testid="current-rollout" aria-labelledby="current-rollout-title">

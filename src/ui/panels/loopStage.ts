@@ -39,3 +39,10 @@ export function loopStageOf(stage: StepStageName | null, done: boolean): LoopSta
 export function runningLoopStage(running: RunningStage | null, shownRunId: string | null): LoopStage | null {
   return running !== null && running.runId === shownRunId ? loopStageOf(running.stage, running.done) : null;
 }
+
+/**
+ * How long the diagram above the newest answer keeps a stage lit at least (heldValues.ts): long
+ * enough to be seen, short enough that the three stages a step's end sends at once are drawn in
+ * 0.6 s, within the next step's writing.
+ */
+export const LOOP_STAGE_HOLD_MS = 200;
