@@ -8,22 +8,14 @@
  * gone on, row for row, timings included (a step redone would have timings of its own), unless
  * the lab asked. Debian Chromium, wasm backend.
  */
-import { readFileSync } from 'node:fs';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { shownCurve, type CurveRow } from './shownCurve';
 
 const RUN = 'steps=40&promptsPerStep=2&groupSize=2&minibatchSize=4&maxResponseTokens=24&samplesPerStep=2&testEvery=5&filterLow=0&filterHigh=1';
 const TRAINING_TIMEOUT = 180_000;
 
 test.describe.configure({ timeout: 420_000 });
 
-type Row = Record<string, unknown> & { step: number };
-
-/** The shown run's metrics as its run file holds them, timings included. */
-async function shownCurve(page: Page): Promise<Row[]> {
-  const download = page.waitForEvent('download');
-  await page.getByTestId('export-run-button').click();
-  return JSON.parse(readFileSync((await (await download).path())!, 'utf8')).metrics;
-}
 
 async function stepShown(page: Page): Promise<number> {
   return Number(await page.getByTestId('step-counter').textContent());
@@ -44,7 +36,7 @@ async function reopen(context: BrowserContext): Promise<Page> {
  * asked (the page closed between a step and its save), the run is kept as a finished run and a
  * copy trains on.
  */
-async function trainOnKeepsCurve(page: Page, shown: Row[], more: number): Promise<Row[]> {
+async function trainOnKeepsCurve(page: Page, shown: CurveRow[], more: number): Promise<CurveRow[]> {
   const last = shown[shown.length - 1].step;
   await page.getByTestId('train-button').click();
   const question = page.getByTestId('restart-question');

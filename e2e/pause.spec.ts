@@ -5,8 +5,8 @@
  * for the step's end would show the next) and the curves are kept row for row; Train goes on from
  * there. The times are logged, not asserted: CI's machines are shared. Debian Chromium, wasm backend.
  */
-import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { shownCurve } from './shownCurve';
 
 /** The quick preset's 8 prompts x 8 answers, of up to 160 tokens: steps of seconds, mostly spent writing. */
 const RUN = 'steps=30&maxResponseTokens=160&testEvery=1000';
@@ -14,14 +14,6 @@ const TRAINING_TIMEOUT = 180_000;
 
 test.describe.configure({ timeout: 420_000 });
 
-type Row = Record<string, unknown> & { step: number };
-
-/** The shown run's metrics as its run file holds them, timings included. */
-async function shownCurve(page: Page): Promise<Row[]> {
-  const download = page.waitForEvent('download');
-  await page.getByTestId('export-run-button').click();
-  return JSON.parse(readFileSync((await (await download).path())!, 'utf8')).metrics;
-}
 
 const stepShown = async (page: Page) => Number(await page.getByTestId('step-counter').textContent());
 

@@ -1,17 +1,7 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importCycles, importGraph } from './importGraph';
+import { importCycles, importGraph, sourceTree } from './importGraph';
 
-function tree(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'import-graph-'));
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(root, path, '..'), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
-}
 
 describe('import cycles', () => {
   it('src/ has none, type-only imports included', () => {
@@ -19,7 +9,7 @@ describe('import cycles', () => {
   });
 
   it('finds a cycle made of a type-only import, a re-export and an import type', () => {
-    const root = tree({
+    const root = sourceTree({
       'a/protocol.ts': "import type { Request } from './request';\nexport type Message = Request | null;\n",
       'a/request.ts': "export { helper } from '../b/helper';\nexport type Request = { id: number };\n",
       'b/helper.ts': "export const helper = (m: import('../a/protocol').Message) => m;\n",
@@ -29,7 +19,7 @@ describe('import cycles', () => {
   });
 
   it('resolves extensionless, index and query-suffixed imports, and leaves packages out', () => {
-    const root = tree({
+    const root = sourceTree({
       'x.ts': "import y from './y';\nimport z from './z';\nimport raw from './w.txt?raw';\nimport tf from '@tensorflow/tfjs-core';\n",
       'y.tsx': 'export default 1;\n',
       'z/index.ts': "import x from '../x';\nexport default x;\n",

@@ -3,11 +3,9 @@
  * never one above (type-only imports count, as they do for the cycle test). So a reader can learn
  * the engine bottom up, and the model's and the optimiser's code never knows how a run is trained.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importGraph } from './importGraph';
+import { importGraph, sourceTree } from './importGraph';
 
 /** Lowest first; a name ending in '/' is a folder of src/core, any other a file of its top level. */
 const CORE_FLOORS: readonly (readonly string[])[] = [
@@ -51,14 +49,6 @@ function floorBreaches(graph: Map<string, string[]>, floors: readonly (readonly 
   return breaches.sort();
 }
 
-function tree(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'import-floors-'));
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(root, path, '..'), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
-}
 
 describe('src/core floors', () => {
   it('no file imports one on a higher floor, and every file has a floor', () => {
@@ -68,7 +58,7 @@ describe('src/core floors', () => {
   });
 
   it('sees an upward import, a type-only one included, and a file on no floor', () => {
-    const root = tree({
+    const root = sourceTree({
       'random.ts': 'export const seed = 1;\n',
       'model/gpt.ts': "import { seed } from '../random';\nimport type { State } from '../rl/state';\nexport const gpt = (s: State) => seed + s.step;\n",
       'rl/state.ts': "import { gpt } from '../model/gpt';\nexport type State = { step: number };\nexport const run = gpt;\n",

@@ -1,7 +1,8 @@
 // The import graph of a source tree, type-only imports included (an `import type` cycle still ties two
 // files together for the reader), and the cycles in it. Written for the no-cycle test; uses the
 // TypeScript compiler's own import scanner so that re-exports and `import('x').T` types count too.
-import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
@@ -79,4 +80,14 @@ export function importCycles(graph: Map<string, string[]>): string[][] {
   };
   for (const file of [...graph.keys()].sort()) if (!index.has(file)) visit(file);
   return cycles;
+}
+
+/** A source tree made of `files` (path -> text) in a new temporary folder, for the tests of the graph's checks; its root. */
+export function sourceTree(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'import-graph-'));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(root, path, '..'), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
 }
