@@ -41,10 +41,7 @@ export interface LabRun {
   startFrom: StartFrom;
   /** The latest pass@1 evaluation of its checkpoint, if any. */
   passAtOne: PassAtOneResult | null;
-  /**
-   * Bumped whenever its columns or samples change, for views of the whole run; a chart of the
-   * columns alone redraws on their own revision (runColumns.ts).
-   */
+  /** Bumped whenever columns or samples change: columns grow in place. */
   revision: number;
 }
 
