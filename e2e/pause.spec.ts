@@ -28,10 +28,11 @@ test('Pause stops training inside a step within a bounded time, keeps the curves
   // How long a step takes here, from two steps' arrivals.
   const from = await stepShown(page);
   const started = Date.now();
-  await expect.poll(() => stepShown(page), { timeout: TRAINING_TIMEOUT }).toBeGreaterThan(from);
+  await expect(page.getByTestId('step-counter')).toHaveText(String(from + 1), { timeout: TRAINING_TIMEOUT });
   const stepMs = Date.now() - started;
-  // The next step is being written (the loop diagram says so): Pause now lands inside it.
-  await expect(loop).toHaveAttribute('data-lit', 'write', { timeout: TRAINING_TIMEOUT });
+  // The next step has just begun and is being written (the worker's latest stage, not the picture's,
+  // which holds each stage a moment): Pause now lands inside it.
+  await expect(loop).toHaveAttribute('data-running', 'write', { timeout: TRAINING_TIMEOUT });
   const done = await stepShown(page);
   const pressed = Date.now();
   await page.getByTestId('pause-button').click();

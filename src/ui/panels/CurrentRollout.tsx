@@ -20,14 +20,15 @@ export function CurrentRollout() {
 
 function LatestAnswer() {
   // Each stage stays lit a while, the last of a step too.
-  const lit = useHeldValue(useLabState((s) => runningLoopStage(s.runningStage, s.selectedRunId)), LOOP_STAGE_HOLD_MS);
+  const running = useLabState((s) => runningLoopStage(s.runningStage, s.selectedRunId));
+  const lit = useHeldValue(running, LOOP_STAGE_HOLD_MS);
   const sample = useDeferredValue(useLabState((s) => selectedRun(s)?.samples[0] ?? null));
   return (
     <section className="panel current-rollout" data-testid="current-rollout" aria-labelledby="current-rollout-title">
       <div className="answers-head">
         <h2 id="current-rollout-title">Latest answer</h2>
         {sample !== null && <span className="answers-hint">Click a point on a chart to read that step&rsquo;s answers.</span>}
-        <LoopDiagram lit={lit} />
+        <LoopDiagram lit={lit} running={running} />
       </div>
       {sample === null ? (
         <p className="empty">After the first step, the newest answer the model wrote shows here: its Python, the sandbox's output and the reward.</p>

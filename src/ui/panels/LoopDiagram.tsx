@@ -5,9 +5,10 @@
  */
 import { LOOP_STAGE_TEXT, LOOP_STAGES, type LoopStage } from './loopStage';
 
-export function LoopDiagram({ lit = null }: { lit?: LoopStage | null }) {
+/** `lit`: the stage drawn lit; `running`: where the step is now, which the picture may show a moment later (heldValues.ts). */
+export function LoopDiagram({ lit = null, running = null }: { lit?: LoopStage | null; running?: LoopStage | null }) {
   return (
-    <ol className="loop-diagram" aria-label="One RL step goes round this loop" data-testid="loop-diagram" data-lit={lit ?? undefined}>
+    <ol className="loop-diagram" aria-label="One RL step goes round this loop" data-testid="loop-diagram" data-lit={lit ?? undefined} data-running={running ?? undefined}>
       {LOOP_STAGES.map((stage) => (
         <li
           key={stage}
