@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { formatLegendValue, latestValue } from '../src/ui/charts/legendValue';
 import { logLogCaption, logLogView } from '../src/ui/charts/logLogView';
+import { runVersion } from '../src/ui/charts/runCharts';
 import { overlayColumns } from '../src/ui/charts/sweepOverlay';
 import { makeRun } from '../src/ui/state/labRun';
+import { createLabStore, putRun } from '../src/ui/state/labStore';
+import { truncateColumns } from '../src/ui/state/runColumns';
+import { defaultUrlState } from '../src/ui/state/urlState';
 import { LAB_PRESETS } from '../src/ui/state/presets';
 import { metricsAt } from './uiFixtures';
 
@@ -39,6 +43,23 @@ describe('sweep overlay', () => {
       [0, 0.1, 0.2, null],
       [0, null, 2, 4],
     ]);
+  });
+});
+
+describe("the shown run's charts", () => {
+  it('redraw when its columns change in place, with no other change to the run, and when another run is shown', () => {
+    const store = createLabStore(defaultUrlState());
+    const config = LAB_PRESETS.quick.config;
+    const history = [0, 1, 2].map((s) => metricsAt(s));
+    putRun(store, makeRun({ id: 'a', name: 'a', preset: 'quick', config, createdAt: 1, history }));
+    putRun(store, makeRun({ id: 'b', name: 'b', preset: 'quick', config, createdAt: 2, history }));
+    store.setState({ selectedRunId: 'a' });
+    const shown = runVersion(store.getState());
+    truncateColumns(store.getState().runs.a.columns, 2);
+    const cut = runVersion(store.getState());
+    expect(cut).not.toBe(shown);
+    store.setState({ selectedRunId: 'b' });
+    expect(runVersion(store.getState())).not.toBe(cut);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SCALAR_METRICS, type StepMetrics } from '../src/core/metrics/stepMetrics';
-import { columnsFromHistory, metricsRows, rowIs, truncateColumns } from '../src/ui/state/runColumns';
+import { appendMetrics, columnsFromHistory, emptyColumns, metricsRows, rowIs, truncateColumns } from '../src/ui/state/runColumns';
 import { metricsAt } from './uiFixtures';
 
 /** A step with every figure measured: no field left null, so a field the columns do not keep shows. */
@@ -50,5 +50,22 @@ describe("a run's metrics as columns, rows derived at the edge", () => {
     expect(columns.step).toEqual([0]);
     expect(columns.callsHistogram).toHaveLength(1);
     expect(rowIs(columns, 0, written[0])).toBe(true);
+  });
+
+  it('gives the columns a revision no columns had before at every change: append, a truncation that drops steps', () => {
+    const a = emptyColumns();
+    const b = emptyColumns();
+    const seen = [a.revision, b.revision];
+    appendMetrics(a, fullStep(0));
+    seen.push(a.revision);
+    appendMetrics(a, fullStep(1));
+    seen.push(a.revision);
+    truncateColumns(a, 5); // nothing at or after step 5: no change
+    expect(a.revision).toBe(seen.at(-1));
+    truncateColumns(a, 1);
+    seen.push(a.revision);
+    expect(a.step).toEqual([0]);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(b.revision).toBe(seen[1]);
   });
 });

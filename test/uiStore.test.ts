@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeRun, SAMPLES_KEPT } from '../src/ui/state/labRun';
-import { choosePreset, createLabStore, notify, putRun, reduceLabEvent, setKnob, type LabStore } from '../src/ui/state/labStore';
+import { choosePreset, createLabStore, notify, putRun, reduceLabEvent, setKnob, type LabState, type LabStore } from '../src/ui/state/labStore';
 import { LAB_PRESETS } from '../src/ui/state/presets';
 import { defaultUrlState } from '../src/ui/state/urlState';
 import type { LabEvent } from '../src/labWorker/protocol';
@@ -45,6 +45,36 @@ describe('lab store and LabEvents', () => {
     const after = store.getState().runs;
     expect(after.r1).not.toBe(before.r1);
     expect(after.r2).toBe(before.r2);
+  });
+
+  it("leaves the previous state as it was but the stepped run's columns, which grow and shrink in place under a new revision", () => {
+    const store = storeWithRun();
+    putRun(store, makeRun({ id: 'r2', name: 'other', preset: 'quick', config: LAB_PRESETS.quick.config, createdAt: 2, history: [metricsAt(0), metricsAt(1)] }));
+    for (const step of [0, 1, 2]) send(store, { type: 'step', runId: 'r1', metrics: metricsAt(step, { accuracy: step / 10 }), samples: [sampleAt(step, 1)] });
+    const withoutColumns = (state: LabState) => ({ ...state, runs: Object.fromEntries(Object.entries(state.runs).map(([id, run]) => [id, { ...run, columns: null }])) });
+    const before = store.getState();
+    const snapshot = structuredClone(before);
+    const columns = before.runs.r1.columns;
+    const otherRevision = before.runs.r2.columns.revision;
+    const revisions = [columns.revision];
+
+    send(store, { type: 'step', runId: 'r1', metrics: metricsAt(3, { accuracy: 0.3 }), samples: [sampleAt(3, 0)] });
+    expect(withoutColumns(before)).toEqual(withoutColumns(snapshot));
+    expect(store.getState().runs.r1.columns).toBe(columns);
+    expect(columns.step).toEqual([0, 1, 2, 3]);
+    revisions.push(columns.revision);
+
+    // The worker went back to step 1 (a reset, a continued checkpoint): cut, then appended.
+    const beforeReset = store.getState();
+    const resetSnapshot = structuredClone(beforeReset);
+    send(store, { type: 'step', runId: 'r1', metrics: metricsAt(1, { accuracy: 0.5 }), samples: [] });
+    expect(withoutColumns(beforeReset)).toEqual(withoutColumns(resetSnapshot));
+    expect(columns.step).toEqual([0, 1]);
+    expect(columns.accuracy).toEqual([0, 0.5]);
+    revisions.push(columns.revision);
+
+    expect(new Set(revisions).size, 'a new revision at every change').toBe(3);
+    expect(store.getState().runs.r2.columns.revision).toBe(otherRevision);
   });
 
   it('replaces what was recorded from a step the worker goes back to (reset, continue)', () => {

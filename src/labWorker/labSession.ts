@@ -27,7 +27,7 @@ import { StageEvents } from './stageEvents';
 import { readWeightsAsync } from './readWeightsAsync';
 import type { AskedModel, AskRequest } from './askRequest';
 import type { CheckpointBlob } from './checkpointBlob';
-import type { EvaluationRow, LabEvent, RunFrom, RunStatus } from './protocol';
+import type { EvaluationRow, LabEvent, RunFrom, RunStatus, TrainerCommands } from './protocol';
 import { WorkQueue } from './workQueue';
 
 export interface LabSessionOptions {
@@ -75,7 +75,8 @@ const JOB_NAMES: Record<JobKind, string> = { train: 'training', pretrain: 'pretr
  */
 const STOP_CHECK_MS = 200;
 
-export class LabSession {
+/** Every worker command but init (trainerApi.ts forwards each to the method of its name). */
+export class LabSession implements TrainerCommands {
   private run: Run | null = null;
   private readonly queue = new WorkQueue();
   /** The long job running now, if any. */
@@ -161,6 +162,11 @@ export class LabSession {
       if (this.stepStop === stop) this.stepStop = null;
     }
     this.setStatus(run, run.trainer.step >= run.config.steps ? 'finished' : 'paused');
+  }
+
+  /** Step in slow motion: `onStage` gets each stage's data and the step waits for its promise. */
+  slowMotionStep(onStage: StepObserver): Promise<void> {
+    return this.step(onStage);
   }
 
   /** Back to the run's starting weights and step, same config; step 0 replays its initial record. */

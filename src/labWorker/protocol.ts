@@ -1,7 +1,9 @@
 /**
- * The lab's worker protocol: the only way the UI reaches the engine. The trainer worker
- * exposes a TrainerWorkerApi through comlink; the UI passes one event callback (wrapped in
- * Comlink.proxy) and receives everything else as LabEvents. Types only: no tfjs, no DOM.
+ * The lab's worker protocol: the only way the UI reaches the engine. TrainerWorkerApi is the one
+ * list of commands: the page's side (ui/lab/trainerConnection.ts) and the worker's
+ * (labWorker/trainerApi.ts) are derived from it, and LabSession implements every command but init,
+ * so a new command is written here and in the session. The UI passes callbacks (init's event
+ * callback among them) and receives everything else as LabEvents. No tfjs, no DOM.
  */
 import type { ModelAnswer } from '../core/env/answerQuestion';
 import type { EvalReport } from '../core/eval/evalReport';
@@ -96,3 +98,28 @@ export interface TrainerWorkerApi {
   /** Pretrains a fresh base model from the synthetic corpus with 'pretrainStep' and 'progress' events. */
   pretrain(options: { steps: number; seed: number; toolPrior: number }): Promise<CheckpointBlob>;
 }
+
+/** The commands the worker's session answers: all but init, which makes the session. */
+export type TrainerCommands = Omit<TrainerWorkerApi, 'init'>;
+
+/**
+ * TrainerWorkerApi's names at run time, for the two sides that forward every command; the compiler
+ * holds this record to the interface (a missing or extra name does not build).
+ */
+const COMMAND_NAMES = {
+  init: true,
+  startRun: true,
+  train: true,
+  pause: true,
+  step: true,
+  slowMotionStep: true,
+  reset: true,
+  saveCheckpoint: true,
+  evaluate: true,
+  evaluatePassAtOne: true,
+  cancelEvaluation: true,
+  askModel: true,
+  pretrain: true,
+} as const satisfies Record<keyof TrainerWorkerApi, true>;
+
+export const TRAINER_COMMANDS = Object.keys(COMMAND_NAMES) as (keyof TrainerWorkerApi)[];

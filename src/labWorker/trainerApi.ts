@@ -1,14 +1,16 @@
 /**
  * The TrainerWorkerApi over a LabSession, with the environment passed in: how to pick a backend,
  * fetch a checkpoint and make a sandbox. The worker passes the browser's; tests pass Node's.
- * Every failure becomes an 'error' event and a rejected call, never a dead worker.
+ * init makes the session; every other command goes to the session's method of the same name
+ * (sessionCommands), so a new command needs nothing here. Every failure becomes an 'error' event
+ * and a rejected call, never a dead worker.
  */
 import { deserializeCheckpoint } from '../core/run/checkpoint';
 import type { PythonSandbox } from '../core/sandbox/protocol';
 import { LabSession, messageOf } from './labSession';
 import type { PretrainShape } from './pretrainJob';
 import type { CheckpointBlob } from './checkpointBlob';
-import type { BackendChoice, BackendInfo, LabEvent, TrainerWorkerApi } from './protocol';
+import { TRAINER_COMMANDS, type BackendChoice, type BackendInfo, type LabEvent, type TrainerCommands, type TrainerWorkerApi } from './protocol';
 
 export interface TrainerEnvironment {
   chooseBackend(choice: BackendChoice): Promise<BackendInfo>;
@@ -27,14 +29,7 @@ export function createTrainerApi(environment: TrainerEnvironment): TrainerWorker
   let emit: (event: LabEvent) => void = () => undefined;
 
   /** Runs a command; a failure is reported as an 'error' event and rethrown to the caller. */
-  async function guarded<T>(command: () => Promise<T>): Promise<T> {
-    try {
-      return await command();
-    } catch (error) {
-      emit({ type: 'error', message: messageOf(error) });
-      throw error;
-    }
-  }
+  const guarded = reportingFailures((error) => emit({ type: 'error', message: messageOf(error) }));
 
   function requireSession(): LabSession {
     if (!session) throw new Error('the trainer worker is not initialised: call init first');
@@ -50,8 +45,8 @@ export function createTrainerApi(environment: TrainerEnvironment): TrainerWorker
 
   return {
     init(options, onEvent) {
-      // A proxied callback whose page has gone away rejects; the worker must not care.
-      emit = (event) => void Promise.resolve(onEvent(event)).catch(() => undefined);
+      const deliver = callingBack(onEvent);
+      emit = (event) => void deliver(event);
       return guarded(async () => {
         const backend = options?.backend;
         const baseModelUrl = options?.baseModelUrl;
@@ -81,18 +76,58 @@ export function createTrainerApi(environment: TrainerEnvironment): TrainerWorker
         return info;
       });
     },
-    startRun: (runId, config, from) => guarded(() => requireSession().startRun(runId, config, from)),
-    train: () => guarded(() => requireSession().train()),
-    pause: () => guarded(() => requireSession().pause()),
-    step: () => guarded(() => requireSession().step()),
-    slowMotionStep: (onStage) => guarded(() => requireSession().step(onStage)),
-    reset: () => guarded(() => requireSession().reset()),
-    saveCheckpoint: () => guarded(() => requireSession().saveCheckpoint()),
-    evaluate: (nmaxValues) => guarded(() => requireSession().evaluate(nmaxValues)),
-    pretrain: (options) => guarded(() => requireSession().pretrain(options)),
-    evaluatePassAtOne: (request) => guarded(() => requireSession().evaluatePassAtOne(request)),
-    cancelEvaluation: () => guarded(() => requireSession().cancelEvaluation()),
-    // A proxied callback whose page has gone away rejects; the answer goes on regardless.
-    askModel: (request, onAnswer) => guarded(() => requireSession().askModel(request, (answer) => void Promise.resolve(onAnswer(answer)).catch(() => undefined))),
+    ...sessionCommands(requireSession, guarded),
+  };
+}
+
+/** Runs work; a failure goes to `report` and on to the caller. */
+type Guard = <T>(work: () => Promise<T>) => Promise<T>;
+
+function reportingFailures(report: (error: unknown) => void): Guard {
+  return async (work) => {
+    try {
+      return await work();
+    } catch (error) {
+      report(error);
+      throw error;
+    }
+  };
+}
+
+/** A command as the forwarding below calls it: arguments as received, a promised result. */
+type ForwardedCommand = (...args: unknown[]) => Promise<unknown>;
+
+/**
+ * Every command but init, each calling the method of the same name on the session `current()`
+ * returns (which throws before init), through `guard`. A function argument is a comlink proxy of a
+ * page's callback (slowMotionStep's onStage, askModel's onAnswer): see callingBack.
+ */
+export function sessionCommands(current: () => TrainerCommands, guard: Guard): TrainerCommands {
+  const forwarded = TRAINER_COMMANDS.filter((name): name is keyof TrainerCommands => name !== 'init').map((name) => {
+    const command = (...args: unknown[]) =>
+      guard(() => {
+        const session = current();
+        const method = session[name] as ForwardedCommand;
+        return method.apply(session, args.map((arg) => (typeof arg === 'function' ? callingBack(arg as Callback) : arg)));
+      });
+    return [name, command] as const;
+  });
+  // Complete by construction: TRAINER_COMMANDS is every name of TrainerWorkerApi (protocol.ts).
+  return Object.fromEntries(forwarded) as Record<keyof TrainerCommands, ForwardedCommand> as TrainerCommands;
+}
+
+type Callback = (...args: unknown[]) => unknown;
+
+/**
+ * A page's callback as the worker calls it. Calling a comlink proxy returns a promise, which
+ * rejects when the page has gone away: a caller that waits for it (slow motion's Next) sees the
+ * failure; one that does not (init's events, askModel's answer as it is written) must not leave an
+ * unhandled rejection, so the worker goes on regardless.
+ */
+function callingBack<A extends unknown[]>(callback: (...args: A) => unknown): (...args: A) => Promise<unknown> {
+  return (...args) => {
+    const result = (async () => callback(...args))();
+    result.catch(() => undefined);
+    return result;
   };
 }

@@ -22,9 +22,10 @@ interface SeriesSpec {
   sparse?: boolean;
 }
 
+/** Changes when the shown run's columns change (in place: runColumns.ts) or another run is shown. */
 export function runVersion(state: LabState): string {
   const run = selectedRun(state);
-  return run ? `${run.id}:${run.revision}` : 'none';
+  return run ? `${run.id}:${run.columns.revision}` : 'none';
 }
 
 function columnsData(specs: SeriesSpec[]) {

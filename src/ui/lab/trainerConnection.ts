@@ -1,10 +1,11 @@
 /**
  * The trainer worker behind the TrainerWorkerApi: a dedicated module worker reached through
- * comlink. The event callback crosses as a comlink proxy; a worker that fails to load or dies is
- * reported through onCrash (comlink calls would otherwise wait forever).
+ * comlink. Every command is forwarded as it is (proxyingCallbacks), so a new command needs nothing
+ * here; a worker that fails to load or dies is reported through onCrash (comlink calls would
+ * otherwise wait forever).
  */
 import * as Comlink from 'comlink';
-import type { TrainerWorkerApi } from '../../labWorker/protocol';
+import { TRAINER_COMMANDS, type TrainerWorkerApi } from '../../labWorker/protocol';
 import { TRAINER_WORKER_NAMES, type TrainerPurpose } from '../../labWorker/trainerWorkerName';
 
 export interface TrainerConnection {
@@ -19,26 +20,32 @@ export const connectTrainerWorker: ConnectTrainer = (onCrash, purpose = 'lab') =
   const worker = new Worker(new URL('../../../workers/trainer.worker.ts', import.meta.url), { type: 'module', name: TRAINER_WORKER_NAMES[purpose] });
   worker.addEventListener('error', (event) => onCrash(`the trainer worker failed: ${event.message || 'it could not load'}`));
   const remote = Comlink.wrap<TrainerWorkerApi>(worker);
-  const api: TrainerWorkerApi = {
-    init: (options, onEvent) => remote.init(options, Comlink.proxy(onEvent)),
-    startRun: (runId, config, from) => remote.startRun(runId, config, from),
-    train: () => remote.train(),
-    pause: () => remote.pause(),
-    step: () => remote.step(),
-    slowMotionStep: (onStage) => remote.slowMotionStep(Comlink.proxy(onStage)),
-    reset: () => remote.reset(),
-    saveCheckpoint: () => remote.saveCheckpoint(),
-    evaluate: (nmaxValues) => remote.evaluate(nmaxValues),
-    pretrain: (options) => remote.pretrain(options),
-    evaluatePassAtOne: (request) => remote.evaluatePassAtOne(request),
-    cancelEvaluation: () => remote.cancelEvaluation(),
-    askModel: (request, onAnswer) => remote.askModel(request, Comlink.proxy(onAnswer)),
-  };
   return {
-    api,
+    api: proxyingCallbacks(remote),
     close() {
       remote[Comlink.releaseProxy]();
       worker.terminate();
     },
   };
 };
+
+/** A command as the forwarding below calls it: arguments as given, a promised result. */
+type ForwardedCommand = (...args: unknown[]) => Promise<unknown>;
+
+/**
+ * The TrainerWorkerApi over comlink's remote, every function argument (init's event callback,
+ * slowMotionStep's and askModel's) wrapped in Comlink.proxy: comlink posts an argument with
+ * postMessage, whose structured clone throws a DataCloneError on a function; a proxied one stays
+ * here and the worker calls it back through a port.
+ */
+export function proxyingCallbacks(remote: Comlink.RemoteObject<TrainerWorkerApi>): TrainerWorkerApi {
+  const forwarded = TRAINER_COMMANDS.map((name) => {
+    const command = (...args: unknown[]) => {
+      const call = remote[name] as ForwardedCommand;
+      return call(...args.map((arg) => (typeof arg === 'function' ? Comlink.proxy(arg) : arg)));
+    };
+    return [name, command] as const;
+  });
+  // Complete by construction: TRAINER_COMMANDS is every name of TrainerWorkerApi (protocol.ts).
+  return Object.fromEntries(forwarded) as Record<keyof TrainerWorkerApi, ForwardedCommand> as TrainerWorkerApi;
+}

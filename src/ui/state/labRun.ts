@@ -41,7 +41,10 @@ export interface LabRun {
   startFrom: StartFrom;
   /** The latest pass@1 evaluation of its checkpoint, if any. */
   passAtOne: PassAtOneResult | null;
-  /** Bumped whenever columns or samples change: columns grow in place. */
+  /**
+   * Bumped whenever its columns or samples change, for views of the whole run; a chart of the
+   * columns alone redraws on their own revision (runColumns.ts).
+   */
   revision: number;
 }
 

@@ -2,9 +2,12 @@
  * The lab's one store (zustand). Its serialisable part is the UrlState (preset, config, backend
  * choice, presenter flag, sweep values), which urlSync.ts mirrors into the URL hash; the rest is
  * what the worker reported (backend, runs, progress) and what the page shows (selection, notices).
- * LabEvents from the worker go through reduceLabEvent, which returns the next state; it appends a
- * step's metrics to the run's columns in place (appendMetrics), not to copies, so that a long run
- * does not copy every column at every step.
+ * LabEvents from the worker go through reduceLabEvent, which returns the changes for the next state
+ * as new objects and leaves the previous state as it was, but for two growing series that change in
+ * place, so that a long run does not copy them at every step (runColumns.ts says what that would
+ * cost): a run's metric columns (appendMetrics and truncateColumns give them a new revision) and the
+ * pretraining loss (its arrays grow; the new object has the next revision). Charts redraw on those
+ * revisions.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ExperimentConfig } from '../../core/experiment';
@@ -165,7 +168,10 @@ export function createLabStore(initial: UrlState): LabStore {
   }));
 }
 
-/** The state after one worker event. Metrics columns grow in place; changed runs get a new object. */
+/**
+ * The changes one worker event makes to the state, as new objects; the previous state is left as it
+ * was but for the two series that grow in place (the header): a run's columns, the pretraining loss.
+ */
 export function reduceLabEvent(state: LabState, event: LabEvent): Partial<LabState> {
   switch (event.type) {
     case 'backend':
