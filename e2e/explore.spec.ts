@@ -107,18 +107,27 @@ test("the RL loop's lit stage follows a slow-motion step, then goes back to the 
 /** Records in the page every stage the loop diagram above the newest answer lights (null: none), each change once. */
 async function recordLoopAboveAnswer(page: Page): Promise<void> {
   await page.evaluate(() => {
-    const w = window as unknown as { litSeen: (string | null)[] };
+    const w = window as unknown as { litSeen: (string | null)[]; lookAtLoop: () => void };
     w.litSeen = [];
-    const look = () => {
+    w.lookAtLoop = () => {
       const lit = document.querySelector('[data-testid=current-rollout] [data-testid=loop-diagram]')?.getAttribute('data-lit') ?? null;
       if (w.litSeen[w.litSeen.length - 1] !== lit) w.litSeen.push(lit);
-      requestAnimationFrame(look);
     };
-    look();
+    const everyFrame = () => {
+      w.lookAtLoop();
+      requestAnimationFrame(everyFrame);
+    };
+    everyFrame();
   });
 }
 
-const loopSeen = (page: Page) => page.evaluate(() => (window as unknown as { litSeen: (string | null)[] }).litSeen);
+/** The stages recorded, the one lit now last (a change since the last frame is not recorded yet). */
+const loopSeen = (page: Page) =>
+  page.evaluate(() => {
+    const w = window as unknown as { litSeen: (string | null)[]; lookAtLoop: () => void };
+    w.lookAtLoop();
+    return w.litSeen;
+  });
 
 test('the RL loop above the newest answer is lit by the stage the running step is in, during Step and Train', async ({ page }) => {
   await page.setViewportSize(PROJECTOR);
@@ -133,20 +142,25 @@ test('the RL loop above the newest answer is lit by the stage the running step i
   await recordLoopAboveAnswer(page);
 
   // Step: the model writes, then the update; unlit once the step is over.
+  // Each stage is asserted from the frames the page drew, not by polling: a stage is lit for as
+  // little as 200 ms, and Playwright's polls come up to a second apart (on CI one missed the writing).
   await page.getByTestId('step-button').click();
-  await expect(loop).toHaveAttribute('data-lit', 'write', { timeout: TRAINING_TIMEOUT });
   await expect(page.getByTestId('step-counter')).toHaveText('1', { timeout: TRAINING_TIMEOUT });
   await expect(loop).not.toHaveAttribute('data-lit');
   const stepped = await loopSeen(page);
   expect(stepped[0]).toBeNull();
+  expect(stepped[1], JSON.stringify(stepped)).toBe('write');
   expect(stepped).toContain('update');
   expect(stepped.at(-1)).toBeNull();
 
   // Train: every step lights the writing and the update, with the next question between steps.
   await recordLoopAboveAnswer(page);
   await page.getByTestId('train-button').click();
-  await expect(loop).toHaveAttribute('data-lit', 'write', { timeout: TRAINING_TIMEOUT });
-  await expect(loop.locator('[aria-current=step]')).toHaveText('Model writes');
+  const writing = () => {
+    const loop = document.querySelector('[data-testid=current-rollout] [data-testid=loop-diagram]');
+    return loop?.getAttribute('data-lit') === 'write' && loop.querySelector('[aria-current=step]')?.textContent?.includes('Model writes');
+  };
+  await page.waitForFunction(writing, null, { polling: 'raf', timeout: TRAINING_TIMEOUT });
   await page.screenshot({ path: `${SCREENSHOTS}/loop-training-1280x720.png` });
   await expect(page.getByTestId('run-status')).toHaveText('finished', { timeout: TRAINING_TIMEOUT });
   await expect(loop).not.toHaveAttribute('data-lit');
