@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import type { BackendBenchReport } from './harness/bench';
-import type { BrowserBenchReport } from '../src/cli/benchBrowser';
+import type { BrowserBenchReport } from '../src/cli/bench/benchBrowser';
 import type { BackendInfo } from '../src/labWorker/protocol';
 import { BENCH_REPORT_SCHEMA, schemaErrors, type Schema } from '../test/benchReportSchema';
 
@@ -44,7 +44,7 @@ test('npm run bench:browser -- --short prints one JSON object with every field, 
   // About a minute on an idle machine; the margin is for the load of the shared cores (each
   // backend page starts Pyodide, and SwiftShader compiles every WebGPU shader on the CPU).
   test.setTimeout(240_000);
-  const args = ['src/cli/benchBrowser.ts', '--json', '--short', '--small-model', '--backends', 'wasm,webgpu'];
+  const args = ['src/cli/bench/benchBrowser.ts', '--json', '--short', '--small-model', '--backends', 'wasm,webgpu'];
   // One interpreter and no standby: one Pyodide start per page instead of three, on two shared cores.
   args.push('--sandbox-pool', '1,0', '--timeout-s', '150');
   const { stdout, stderr } = await run('node_modules/.bin/tsx', args, { timeout: 230_000, maxBuffer: 1 << 24 });

@@ -1,4 +1,4 @@
-"""TIR Lab's tool-use episode in Python: the same state machine as src/core/env/episode.ts.
+"""TIR Lab's tool-use episode in Python: the same state machine as src/core/rollout/episode.ts.
 
 In text, the policy's characters are scanned for the opening fence; in code, for the closing
 fence. On a closing fence the code is executed (while fewer than `nmax` calls have run) and the

@@ -6,7 +6,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { answerQuestion, type ModelAnswer } from '../src/core/env/answerQuestion';
+import { answerQuestion, type ModelAnswer } from '../src/core/rollout/answerQuestion';
 import { MAX_QUESTION_CHARS, promptOf, questionError } from '../src/core/tasks/ownQuestion';
 import { PRESETS } from '../src/core/experiment';
 import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';

@@ -20,7 +20,7 @@ describe('the benchmark CLIs', () => {
     copyFileSync('public/models/base/model.json', join(dir, 'model.json'));
     writeFileSync(join(dir, 'weights.bin'), readFileSync('public/models/base/weights.bin').subarray(0, 100));
     // One at a time: each loads tfjs, and side by side they crawl on a loaded machine.
-    for (const [cli, name] of [['bench', 'bench'], ['benchChunks', 'bench:chunks']]) {
+    for (const [cli, name] of [['bench/bench', 'bench'], ['bench/benchChunks', 'bench:chunks']]) {
       const failure = await cliFailure(cli, ['--base', dir]);
       expect(failure?.code, cli).toBe(2);
       expect(failure?.stderr).toBe(`${name}: ${dir}: checkpoint weights buffer has 100 bytes, too short for weight "wte"\n`);

@@ -44,9 +44,9 @@ describe('npm run bench:chunks', () => {
   const tsx = join('node_modules', '.bin', 'tsx');
 
   it('prints its usage for --help (exit 0) and refuses a bad --repeats (exit 2)', async () => {
-    const help = await run(tsx, ['src/cli/benchChunks.ts', '--help']);
+    const help = await run(tsx, ['src/cli/bench/benchChunks.ts', '--help']);
     expect(help.stdout).toContain('usage: npm run --silent bench:chunks -- [--base CHECKPOINT_DIR] [--repeats N] [--json]');
-    const failure = await run(tsx, ['src/cli/benchChunks.ts', '--repeats', '0']).then(
+    const failure = await run(tsx, ['src/cli/bench/benchChunks.ts', '--repeats', '0']).then(
       () => null,
       (error: { code: number; stderr: string }) => error,
     );
@@ -56,7 +56,7 @@ describe('npm run bench:chunks', () => {
 
   // Issue 25: Number() read '0x10' as 16 and the benchmark ran 16 repeats.
   it('refuses a --repeats not written in decimal (exit 2), before it times anything', async () => {
-    const failure = await run(tsx, ['src/cli/benchChunks.ts', '--repeats', '0x10'], { timeout: 120_000 }).then(
+    const failure = await run(tsx, ['src/cli/bench/benchChunks.ts', '--repeats', '0x10'], { timeout: 120_000 }).then(
       () => null,
       (error: { code: number; stderr: string }) => error,
     );

@@ -1,4 +1,4 @@
-/** Runs a CLI (src/cli/NAME.ts) that is expected to refuse its arguments, for the tests of its usage errors. */
+/** Runs a CLI (src/cli/NAME.ts, NAME a path such as bench/bench) that is expected to refuse its arguments, for the tests of its usage errors. */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';

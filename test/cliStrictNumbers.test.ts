@@ -34,7 +34,7 @@ describe('numbers on the command line', () => {
       [['--sandbox-pool', '0x2,1'], "--sandbox-pool takes SIZE,STANDBY, whole numbers from 1 and from 0 up to 99 (e.g. 2,1), got '0x2,1'"],
     ];
     for (const [args, message] of cases) {
-      const failure = await cliFailure('benchBrowser', args);
+      const failure = await cliFailure('bench/benchBrowser', args);
       expect(failure?.code, args.join(' ')).toBe(2);
       expect(failure?.stderr).toContain(`bench:browser: ${message}`);
     }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolCall } from '../src/core/env/episode';
+import type { ToolCall } from '../src/core/rollout/episode';
 import { binnedCallsHistogram, callsBinLabel, CALLS_HISTOGRAM_BINS, codeUseFigures, responseCodeUse, type CodeUseProblem } from '../src/core/metrics/codeUse';
 import { accuracyByGroup, emptyStepMetrics, rolloutFigures, SCALAR_METRICS } from '../src/core/metrics/stepMetrics';
-import type { Rollout } from '../src/core/env/rollout';
+import type { Rollout } from '../src/core/rollout/rollout';
 import type { RunResult } from '../src/core/sandbox/protocol';
 
 const OK: RunResult = { ok: true, stdout: '1\n', stderr: '', timedOut: false, truncated: false, durationMs: 1 };

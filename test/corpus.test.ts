@@ -7,7 +7,7 @@ import { arithmeticProblem } from '../src/core/tasks/arithmeticFamilies';
 import { answerReward, extractFinalAnswer } from '../src/core/tasks/reward';
 import { evalSet, testSet } from '../src/core/tasks/splits';
 import { CORPUS_OUTPUT_CHARS } from '../src/core/corpus/notebookSessions';
-import { formatToolOutput } from '../src/core/env/episode';
+import { formatToolOutput } from '../src/core/rollout/episode';
 import { createNodeSandbox } from '../src/node/sandbox/nodeSandbox';
 import { decode, encode } from '../src/core/tokenizer';
 import { divisionCode, divisionOutput } from '../src/core/corpus/chainSessions';

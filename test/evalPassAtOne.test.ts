@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TOOL_FORMATS } from '../src/core/env/formats';
+import { TOOL_FORMATS } from '../src/core/rollout/formats';
 import { nucleusFilter, withNucleusFilter } from '../src/core/eval/nucleus';
 import { evalBlock, evaluatePassAtOne, passAtOneByProblem } from '../src/core/eval/passAtOne';
 import type { GPT } from '../src/core/model/gpt';

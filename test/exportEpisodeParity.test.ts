@@ -1,14 +1,14 @@
 /**
- * tir_episode.py runs the same state machine as src/core/env/episode.ts: it replays the lab's own
+ * tir_episode.py runs the same state machine as src/core/rollout/episode.ts: it replays the lab's own
  * samples.jsonl transcripts (the recorded tool outputs fed back) into the same segments and calls,
  * formats tool output exactly as the lab does, and follows the TypeScript episode step for step on
  * seeded random streams (fences, Nmax, the length cap cutting anywhere).
  */
 import { describe, expect, it } from 'vitest';
-import { Episode, formatToolOutput, type EpisodeConfig } from '../src/core/env/episode';
-import { TOOL_FORMATS } from '../src/core/env/formats';
+import { Episode, formatToolOutput, type EpisodeConfig } from '../src/core/rollout/episode';
+import { TOOL_FORMATS } from '../src/core/rollout/formats';
 import { Random } from '../src/core/random';
-import type { RolloutSample, SampleSegment } from '../src/core/env/rolloutSample';
+import type { RolloutSample, SampleSegment } from '../src/core/rollout/rolloutSample';
 import type { RunResult } from '../src/core/sandbox/protocol';
 import { decode, EOS, encode } from '../src/core/tokenizer';
 import { fixtureSamples } from './exportFixtures';

@@ -4,7 +4,7 @@
  * the same for 4 steps with `--base public/models/coldstart` (ReTool tags), every rollout kept.
  */
 import { readFileSync } from 'node:fs';
-import type { RolloutSample } from '../src/core/env/rolloutSample';
+import type { RolloutSample } from '../src/core/rollout/rolloutSample';
 
 export function fixtureSamples(name: 'samples-quick-zerotir.jsonl' | 'samples-coldstart-retool.jsonl'): RolloutSample[] {
   return readFileSync(`test/fixtures/${name}`, 'utf8')

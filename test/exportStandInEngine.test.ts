@@ -13,8 +13,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Episode } from '../src/core/env/episode';
-import { TOOL_FORMATS, type ToolFormatName } from '../src/core/env/formats';
+import { Episode } from '../src/core/rollout/episode';
+import { TOOL_FORMATS, type ToolFormatName } from '../src/core/rollout/formats';
 import { PRESETS } from '../src/core/experiment';
 import { clusterBundle, PYTHON_FILES } from '../src/core/export/clusterBundle';
 import type { EngineName } from '../src/core/export/engineVersions';

@@ -1,5 +1,5 @@
 /** Seeded inputs for the export's parity tests: sandbox results of every shape, policy streams of both formats. */
-import type { ToolFormatName } from '../src/core/env/formats';
+import type { ToolFormatName } from '../src/core/rollout/formats';
 import { Random } from '../src/core/random';
 import type { RunResult } from '../src/core/sandbox/protocol';
 

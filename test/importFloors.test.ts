@@ -20,7 +20,7 @@ const CORE_FLOORS: readonly (readonly string[])[] = [
   // what a run carries beyond its weights, and the checkpoint file that holds both
   ['run/'],
   // one tool-use episode and the batched rollout loop
-  ['env/'],
+  ['rollout/'],
   // the pretraining corpus; what a step and a run measure; held-out evaluation
   ['corpus/', 'metrics/', 'eval/'],
   // the three ways to train, in the order a model meets them

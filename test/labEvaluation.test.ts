@@ -6,7 +6,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TOOL_FORMATS } from '../src/core/env/formats';
+import { TOOL_FORMATS } from '../src/core/rollout/formats';
 import type { EvalReport } from '../src/core/eval/evalReport';
 import { passAtOneReport } from '../src/core/eval/passAtOne';
 import { PRESETS, type ExperimentConfig } from '../src/core/experiment';

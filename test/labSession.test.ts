@@ -16,7 +16,7 @@ import { VOCAB_SIZE } from '../src/core/tokenizer';
 import { LabSession } from '../src/labWorker/labSession';
 import type { PretrainShape } from '../src/labWorker/pretrainJob';
 import { progressEvent } from '../src/labWorker/progressEvent';
-import type { ModelAnswer } from '../src/core/env/answerQuestion';
+import type { ModelAnswer } from '../src/core/rollout/answerQuestion';
 import type { AskedModel } from '../src/labWorker/askRequest';
 import type { CheckpointBlob } from '../src/labWorker/checkpointBlob';
 import type { BackendInfo, LabEvent } from '../src/labWorker/protocol';

@@ -4,8 +4,8 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { episodeConfig } from '../src/core/env/episode';
-import { generateRollouts } from '../src/core/env/rollout';
+import { episodeConfig } from '../src/core/rollout/episode';
+import { generateRollouts } from '../src/core/rollout/rollout';
 import { configErrors, EXPERIMENT_PROPERTIES, PRESETS, sandboxRunOptions } from '../src/core/experiment';
 import {
   BATCH_KNOB_LABELS,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Algorithm } from '../src/core/experiment';
 import { assignCredit, meanOverPolicyTokens } from '../src/core/rl/creditAssignment';
-import type { Rollout } from '../src/core/env/rollout';
+import type { Rollout } from '../src/core/rollout/rollout';
 
 // Four rollouts in two groups of two; the first calls a tool (two environment tokens after its
 // second policy token) and is cut off inside a second tool output (an environment token last).

@@ -1,10 +1,10 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TOOL_FORMATS } from '../src/core/env/formats';
+import { TOOL_FORMATS } from '../src/core/rollout/formats';
 import type { GPT } from '../src/core/model/gpt';
 import { Random } from '../src/core/random';
-import { generateRollouts } from '../src/core/env/rollout';
+import { generateRollouts } from '../src/core/rollout/rollout';
 import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
 import { answerReward } from '../src/core/tasks/reward';
 import { encode } from '../src/core/tokenizer';

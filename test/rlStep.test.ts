@@ -14,8 +14,8 @@ import { Random } from '../src/core/random';
 import { assignCredit } from '../src/core/rl/creditAssignment';
 import { groupsPassingFilter, keptRolloutIndices } from '../src/core/rl/groupFilter';
 import { policyUpdate, responseLogProbs } from '../src/core/rl/policyUpdate';
-import * as rolloutModule from '../src/core/env/rollout';
-import { inspectorSampleIndices } from '../src/core/env/rolloutSample';
+import * as rolloutModule from '../src/core/rollout/rollout';
+import { inspectorSampleIndices } from '../src/core/rollout/rolloutSample';
 import { Trainer } from '../src/core/rl/trainer';
 import { trainingSequence } from '../src/core/rl/trainingBatch';
 import type { PythonSandbox } from '../src/core/sandbox/protocol';
@@ -23,7 +23,7 @@ import { loadCheckpointDir } from '../src/node/checkpointFiles';
 import { useWasmBackend } from './modelHelpers';
 
 const drawn: rolloutModule.Rollout[][] = [];
-vi.mock('../src/core/env/rollout', async (importOriginal) => {
+vi.mock('../src/core/rollout/rollout', async (importOriginal) => {
   const original = await importOriginal<typeof rolloutModule>();
   return {
     ...original,

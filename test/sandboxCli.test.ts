@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseSandboxBenchFlags } from '../src/cli/sandboxBenchFlags';
+import { parseSandboxBenchFlags } from '../src/cli/bench/sandboxBenchFlags';
 
 const TSX = join('node_modules', '.bin', 'tsx');
 

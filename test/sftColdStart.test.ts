@@ -1,12 +1,12 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Episode, episodeConfig } from '../src/core/env/episode';
-import { TOOL_FORMATS } from '../src/core/env/formats';
+import { Episode, episodeConfig } from '../src/core/rollout/episode';
+import { TOOL_FORMATS } from '../src/core/rollout/formats';
 import { PRESETS } from '../src/core/experiment';
 import { GPT } from '../src/core/model/gpt';
 import { Random } from '../src/core/random';
-import { rolloutSample } from '../src/core/env/rolloutSample';
+import { rolloutSample } from '../src/core/rollout/rolloutSample';
 import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
 import { coldStartTraces, completeTrace, traceResponse, VERBOSE_SHARE, type ColdStartTrace, type TraceDraft } from '../src/core/sft/coldStartTraces';
 import { SftTrainer, traceRow } from '../src/core/sft/sftTrainer';

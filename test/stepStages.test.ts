@@ -10,7 +10,7 @@ import { DEFAULT_BASE_CHECKPOINT } from '../src/cli/cliArgs';
 import { PRESETS, type ExperimentConfig } from '../src/core/experiment';
 import type { StepMetrics } from '../src/core/metrics/stepMetrics';
 import type { GPT } from '../src/core/model/gpt';
-import { inspectorSampleIndices } from '../src/core/env/rolloutSample';
+import { inspectorSampleIndices } from '../src/core/rollout/rolloutSample';
 import { STEP_STAGES, type StepStage } from '../src/core/rl/stepStages';
 import { Trainer } from '../src/core/rl/trainer';
 import type { SandboxPool } from '../src/core/sandbox/pool';

@@ -13,7 +13,7 @@ import { Random } from '../src/core/random';
 import { randomModel } from './modelHelpers';
 import { printsOne, TINY_MODEL, tinyTrainerConfig } from './tinyTrainer';
 import { minibatchGradients } from '../src/core/rl/minibatchGradients';
-import { inspectorSampleIndices } from '../src/core/env/rolloutSample';
+import { inspectorSampleIndices } from '../src/core/rollout/rolloutSample';
 
 function config(algorithm: Algorithm): ExperimentConfig {
   return tinyTrainerConfig({ algorithm });
@@ -170,8 +170,7 @@ describe('Trainer', () => {
     // The same weights without the rest of the state (fresh Adam and streams, the checkpoint as
     // reference) take another step 3: the comparison above can tell.
     const again = deserializeCheckpoint(saved.manifest, saved.weights);
-    const weightsOnly = new Trainer(again.model, settings, sandbox);
-    weightsOnly.continueWeightsOnlyRun(2);
+    const weightsOnly = new Trainer(again.model, settings, sandbox, { step: 2 });
     const other = reproducible((await weightsOnly.trainStep()).metrics);
     expect(other.step).toBe(3);
     expect(other.kl).not.toBe(expected[2].kl);

@@ -5,7 +5,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { RolloutStopped } from '../src/core/env/rollout';
+import { RolloutStopped } from '../src/core/rollout/rollout';
 import type { StepMetrics } from '../src/core/metrics/stepMetrics';
 import { GPT } from '../src/core/model/gpt';
 import { Trainer } from '../src/core/rl/trainer';

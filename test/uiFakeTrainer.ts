@@ -2,7 +2,7 @@
  * A stand-in for the trainer worker: the TrainerWorkerApi's behaviour (events per step, pause
  * between steps, checkpoints that remember their step) with made-up figures and no tfjs.
  */
-import type { ModelAnswer } from '../src/core/env/answerQuestion';
+import type { ModelAnswer } from '../src/core/rollout/answerQuestion';
 import type { ExperimentConfig } from '../src/core/experiment';
 import type { EvalReport } from '../src/core/eval/evalReport';
 import type { AskRequest } from '../src/labWorker/askRequest';

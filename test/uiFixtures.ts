@@ -1,6 +1,6 @@
 /** Small hand-made worker outputs for the lab UI tests. */
 import { emptyStepMetrics, type StepMetrics } from '../src/core/metrics/stepMetrics';
-import type { RolloutSample } from '../src/core/env/rolloutSample';
+import type { RolloutSample } from '../src/core/rollout/rolloutSample';
 
 export function metricsAt(step: number, figures: Partial<StepMetrics> = {}): StepMetrics {
   return { ...emptyStepMetrics(step), ...figures };

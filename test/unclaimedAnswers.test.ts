@@ -1,6 +1,6 @@
 /** Right tool results left unclaimed: the output printed the answer, the response earned nothing. */
 import { describe, expect, it } from 'vitest';
-import type { ToolCall } from '../src/core/env/episode';
+import type { ToolCall } from '../src/core/rollout/episode';
 import { toolPrintedAnswer, unclaimedToolAnswerShare } from '../src/core/metrics/unclaimedAnswers';
 import type { RunResult } from '../src/core/sandbox/protocol';
 

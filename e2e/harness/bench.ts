@@ -1,5 +1,5 @@
 /**
- * Harness page for the browser benchmark (npm run bench:browser, src/cli/benchBrowser.ts): runs the
+ * Harness page for the browser benchmark (npm run bench:browser, src/cli/bench/benchBrowser.ts): runs the
  * engine's benchmark (src/bench/benchmark.ts) on one tfjs backend, with the model fetched as
  * the lab fetches it and the lab's Python worker pool as the sandbox. It runs on the page's main
  * thread; the CLI opens one page per backend, so backends never share a tfjs engine or GPU context.

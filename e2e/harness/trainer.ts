@@ -4,7 +4,7 @@
  * page for long tasks. Exposed as `window.trainerHarness` for page.evaluate.
  */
 import { PRESETS, type ExperimentConfig } from '../../src/core/experiment';
-import type { RolloutSample } from '../../src/core/env/rolloutSample';
+import type { RolloutSample } from '../../src/core/rollout/rolloutSample';
 import type { StepMetrics } from '../../src/core/metrics/stepMetrics';
 import type { BackendChoice, BackendInfo, LabEvent } from '../../src/labWorker/protocol';
 import { connectTrainerWorker, type TrainerConnection } from '../../src/ui/lab/trainerConnection';

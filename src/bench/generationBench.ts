@@ -9,7 +9,7 @@ import type { GPT } from '../core/model/gpt';
 import { sampleTokens } from '../core/model/sampling';
 import { Random } from '../core/random';
 import { BOS } from '../core/tokenizer';
-import { decodeStep, readKeptValues } from '../core/env/rollout';
+import { decodeStep, readKeptValues } from '../core/rollout/rollout';
 import { countDispatches, timeSplit, type DispatchCounts, type TimeSplit } from './dispatchCounter';
 import { countModelFlops } from './flops';
 

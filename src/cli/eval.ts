@@ -9,7 +9,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { decimalNumber, NUMERIC_BOUNDS } from '../core/experiment';
-import { TOOL_FORMATS, type ToolFormatName } from '../core/env/formats';
+import { TOOL_FORMATS, type ToolFormatName } from '../core/rollout/formats';
 import { checkpointEpisodeLimits } from '../core/eval/checkpointLimits';
 import { passAtOneReport } from '../core/eval/passAtOne';
 import { evalSet } from '../core/tasks/splits';

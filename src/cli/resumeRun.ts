@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { configErrors, withSavedConfigDefaults, type ExperimentConfig } from '../core/experiment';
 import type { GPT } from '../core/model/gpt';
 import type { StepMetrics } from '../core/metrics/stepMetrics';
-import type { ReferenceIdentity, TrainerProgress } from '../core/run/trainerState';
+import type { RunPoint } from '../core/rl/openRun';
+import type { ReferenceIdentity } from '../core/run/trainerState';
 import { CheckpointError, finishCheckpointSwap, loadCheckpointDir } from '../node/checkpointFiles';
 
 export interface ResumedRun {
@@ -22,15 +23,13 @@ export interface ResumedRun {
   /** The run's start model, its KL reference. */
   reference: GPT;
   referenceIdentity: ReferenceIdentity;
-  /** The saved trainer state; null for a weights-only checkpoint (saved before run state was kept). */
-  progress: TrainerProgress | null;
+  /** The saved trainer state and the start model it names; null for a weights-only checkpoint (saved before run state was kept). */
+  saved: RunPoint['saved'];
   step: number;
   base: { path: string; meta: unknown };
   /** The metrics up to the checkpoint's step, step 0 first. */
   history: StepMetrics[];
   wallSecondsBefore: number;
-  /** Said on stderr before training: what a weights-only checkpoint cannot restore. */
-  notice: string | null;
 }
 
 /** A refusal to resume, said as is (exit 2). */
@@ -96,14 +95,11 @@ export async function openRunToResume(dir: string, steps: number | undefined): P
       model: saved.model,
       reference: start.model,
       referenceIdentity: { fingerprint: start.fingerprint, source: basePath },
-      progress: trainer,
+      saved: trainer,
       step,
       base: { path: basePath, meta: baseRecord.meta ?? start.meta },
       history,
       wallSecondsBefore: previousWallSeconds(dir),
-      notice: trainer
-        ? null
-        : `${checkpointDir} holds weights only (saved before checkpoints kept the run state): the optimizer and the random streams restart at step ${step}`,
     };
   } catch (error) {
     saved.model.dispose();

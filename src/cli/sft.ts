@@ -12,8 +12,8 @@
  */
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TOOL_FORMATS, type ToolFormatName } from '../core/env/formats';
-import { responseRoom } from '../core/env/rollout';
+import { TOOL_FORMATS, type ToolFormatName } from '../core/rollout/formats';
+import { responseRoom } from '../core/rollout/rollout';
 import { decimalNumber, PRESETS } from '../core/experiment';
 import { Random } from '../core/random';
 import { KINDS } from '../core/tasks/problem';

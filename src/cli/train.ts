@@ -17,7 +17,8 @@ import { checkpointFormat } from '../core/eval/checkpointLimits';
 import { DEFAULT_PRESET, NUMERIC_BOUNDS, PRESETS, type ExperimentConfig } from '../core/experiment';
 import { summariseRun } from '../core/metrics/runSummary';
 import type { StepMetrics } from '../core/metrics/stepMetrics';
-import { Trainer, type StepRecord } from '../core/rl/trainer';
+import { openRun } from '../core/rl/openRun';
+import type { StepRecord } from '../core/rl/trainer';
 import { loadCheckpointDir, saveCheckpointDirAtomically } from '../node/checkpointFiles';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
 import { useNodeBackend, type NodeBackend } from '../node/tfBackend';
@@ -128,7 +129,7 @@ function figures(m: StepMetrics, lastTest: number | null): string {
 }
 
 /** A run ready to train: a new one from its base (step 0, no history), or a stopped one from its directory. */
-type RunSetup = Omit<ResumedRun, 'notice'> & { out: string };
+type RunSetup = ResumedRun & { out: string };
 
 /** A new run from its base checkpoint, or the exit code when it cannot start. */
 async function newRun(args: TrainArgs): Promise<RunSetup | number> {
@@ -166,7 +167,7 @@ async function newRun(args: TrainArgs): Promise<RunSetup | number> {
     model,
     reference: model,
     referenceIdentity: { fingerprint, source: args.base },
-    progress: null,
+    saved: null,
     step: 0,
     base: { path: args.base, meta: baseMeta },
     history: [],
@@ -177,9 +178,7 @@ async function newRun(args: TrainArgs): Promise<RunSetup | number> {
 /** The stopped run in args.resume, or the exit code when it cannot continue. */
 async function resumedRun(args: ResumeArgs): Promise<RunSetup | number> {
   try {
-    const run = await openRunToResume(args.resume, args.steps);
-    if (run.notice) process.stderr.write(`train: ${run.notice}\n`);
-    return { ...run, out: args.resume };
+    return { ...(await openRunToResume(args.resume, args.steps)), out: args.resume };
   } catch (error) {
     if (!(error instanceof ResumeError)) throw error;
     process.stderr.write(`train: ${error.message}\n`);
@@ -204,8 +203,8 @@ async function main(): Promise<number> {
   if (typeof setup === 'number') return setup;
   const { config, out, model, history } = setup;
   const sandbox = createNodeSandbox({ size: 2 });
-  const trainer = new Trainer(model, config, sandbox, { reference: setup.reference, progress: setup.progress ?? undefined });
-  if (setup.progress === null) trainer.continueWeightsOnlyRun(setup.step);
+  const { trainer, notices } = openRun(config, sandbox, { model, step: setup.step, saved: setup.saved }, [{ model: setup.reference, identity: setup.referenceIdentity }]);
+  for (const notice of notices) process.stderr.write(`train: ${notice}\n`);
   if (setup.reference !== model) setup.reference.dispose();
   const metricsPath = join(out, 'metrics.jsonl');
   const samplesPath = join(out, 'samples.jsonl');

@@ -8,13 +8,14 @@
  * left at its last completed step). Every unit of work that touches the model goes through one WorkQueue, so commands
  * that arrive mid-step (save, evaluate, reset) see the weights between steps.
  */
-import { answerQuestion, type ModelAnswer } from '../core/env/answerQuestion';
+import { answerQuestion, type ModelAnswer } from '../core/rollout/answerQuestion';
 import { configErrors, NUMERIC_BOUNDS, type ExperimentConfig } from '../core/experiment';
 import { deserializeCheckpoint, serializeCheckpoint } from '../core/run/checkpoint';
 import type { GPT } from '../core/model/gpt';
 import type { StepObserver } from '../core/rl/stepStages';
-import { RolloutStopped } from '../core/env/rollout';
-import { Trainer, type StepRecord, type TrainerStart } from '../core/rl/trainer';
+import { RolloutStopped } from '../core/rollout/rollout';
+import { openRun } from '../core/rl/openRun';
+import type { Trainer, StepRecord } from '../core/rl/trainer';
 import type { ReferenceIdentity } from '../core/run/trainerState';
 import type { PythonSandbox } from '../core/sandbox/protocol';
 import { questionError } from '../core/tasks/ownQuestion';
@@ -367,43 +368,21 @@ export class LabSession implements TrainerCommands {
    * checkpoint the start model it names by fingerprint (start.reference, else the base).
    */
   private openModel(config: ExperimentConfig, start: RunStart): { model: GPT; trainer: Trainer; reference: ReferenceIdentity; notices: string[] } {
-    const base = { fingerprint: this.options.baseFingerprint, source: 'base model' };
+    const base = { model: this.options.base, identity: { fingerprint: this.options.baseFingerprint, source: 'base model' } };
     if (!start.checkpoint) {
       const model = this.options.base.copy();
-      return { model, trainer: trainerOwning(model, config, this.options.sandbox), reference: base, notices: [] };
+      return { model, ...openRun(config, this.options.sandbox, { model, step: 0, saved: null }, [base]) };
     }
     const loaded = deserializeCheckpoint(start.checkpoint.manifest, start.checkpoint.weights);
     const { model, trainer: saved } = loaded;
     if (!saved && start.step === 0) {
-      const reference = { fingerprint: loaded.fingerprint, source: 'start checkpoint' };
-      return { model, trainer: trainerOwning(model, config, this.options.sandbox), reference, notices: [] };
+      const itself = { model, identity: { fingerprint: loaded.fingerprint, source: 'start checkpoint' } };
+      return { model, ...openRun(config, this.options.sandbox, { model, step: 0, saved: null }, [itself]) };
     }
-    if (saved && saved.step !== start.step) {
-      model.dispose();
-      throw new Error(`the checkpoint holds the run's state at step ${saved.step}, not at step ${start.step}`);
-    }
-    const notices: string[] = [];
     const offered = start.reference ? deserializeCheckpoint(start.reference.manifest, start.reference.weights) : null;
     try {
-      const candidates = [
-        ...(offered ? [{ model: offered.model, identity: { fingerprint: offered.fingerprint, source: 'start model' } }] : []),
-        { model: this.options.base, identity: base },
-      ];
-      const named = saved ? candidates.find((c) => c.identity.fingerprint === saved.reference.fingerprint) : undefined;
-      if (saved && !named) {
-        notices.push(
-          `the run's start model (${saved.reference.source}, fingerprint ${saved.reference.fingerprint}) is not loaded here: its KL reference is now the ${candidates[0].identity.source} (${candidates[0].identity.fingerprint})`,
-        );
-      }
-      if (!saved) {
-        notices.push(
-          `the checkpoint at step ${start.step} holds weights only (saved before checkpoints kept the run state): the run continues with a fresh optimizer and fresh random streams`,
-        );
-      }
-      const reference = named ?? candidates[0];
-      const trainer = trainerOwning(model, config, this.options.sandbox, { reference: reference.model, progress: saved ?? undefined });
-      if (!saved) trainer.continueWeightsOnlyRun(start.step);
-      return { model, trainer, reference: reference.identity, notices };
+      const startModels = [...(offered ? [{ model: offered.model, identity: { fingerprint: offered.fingerprint, source: 'start model' } }] : []), base];
+      return { model, ...openRun(config, this.options.sandbox, { model, step: start.step, saved }, startModels) };
     } finally {
       offered?.model.dispose();
     }
@@ -439,15 +418,6 @@ export class LabSession implements TrainerCommands {
 }
 
 /** A trainer for `model`; should the trainer refuse the config (a batch too large for this model), the model is freed. */
-function trainerOwning(model: GPT, config: ExperimentConfig, sandbox: PythonSandbox, start?: TrainerStart): Trainer {
-  try {
-    return new Trainer(model, config, sandbox, start);
-  } catch (error) {
-    model.dispose();
-    throw error;
-  }
-}
-
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

@@ -5,11 +5,11 @@
  * so a new command is written here and in the session. The UI passes callbacks (init's event
  * callback among them) and receives everything else as LabEvents. No tfjs, no DOM.
  */
-import type { ModelAnswer } from '../core/env/answerQuestion';
+import type { ModelAnswer } from '../core/rollout/answerQuestion';
 import type { EvalReport } from '../core/eval/evalReport';
 import type { ExperimentConfig } from '../core/experiment';
 import type { StepMetrics } from '../core/metrics/stepMetrics';
-import type { RolloutSample } from '../core/env/rolloutSample';
+import type { RolloutSample } from '../core/rollout/rolloutSample';
 import type { StepStage, StepStageName } from '../core/rl/stepStages';
 import type { AskRequest } from './askRequest';
 import type { CheckpointBlob } from './checkpointBlob';

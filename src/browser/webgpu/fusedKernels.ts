@@ -6,7 +6,8 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
-import { FUSED_KERNELS, QKV_PART, type AdamStepAttrs } from '../../core/model/fusedOps';
+import { FUSED_KERNELS, QKV_PART } from '../../core/model/fusedOps';
+import type { AdamStepAttrs } from '../../core/optim/adamStep';
 import { AdamProgram, type AdamResult } from './adamProgram';
 import { AlibiAttentionProgram } from './alibiAttentionProgram';
 import { GeluGateProgram } from './geluGateProgram';

@@ -4,7 +4,7 @@
  * guess is followed by one that adjusts it, and a printed value's digits are added up in the next. Like every notebook, a session has no question, so no
  * document shows the whole loop (question, code, output, answer).
  */
-import { formatToolOutput } from '../env/episode';
+import { formatToolOutput } from '../rollout/episode';
 import type { RunResult } from '../sandbox/protocol';
 import type { Random } from '../random';
 import { firstStepExpression, firstStepValue } from '../tasks/multiStepFamilies';

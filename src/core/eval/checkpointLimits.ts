@@ -4,7 +4,7 @@
  * continues from a checkpoint keeps its tool format, since a model tuned on ReTool's tags never
  * closes a fence.
  */
-import { TOOL_FORMATS, type ToolFormatName } from '../env/formats';
+import { TOOL_FORMATS, type ToolFormatName } from '../rollout/formats';
 import { PRESETS } from '../experiment';
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -3,7 +3,7 @@
  * them: the sampling settings of `npm run eval` and the report it writes, which the lab's
  * evaluation gives too (passAtOne.ts makes both).
  */
-import type { ToolFormatName } from '../env/formats';
+import type { ToolFormatName } from '../rollout/formats';
 import type { CodeUseFigures } from '../metrics/codeUse';
 import type { Kind, Tier } from '../tasks/problem';
 

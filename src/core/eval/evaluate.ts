@@ -3,14 +3,14 @@
  * inference Nmax, scored by the strict answer check.
  */
 import type { GPT } from '../model/gpt';
-import type { EpisodeConfig } from '../env/episode';
+import type { EpisodeConfig } from '../rollout/episode';
 import { formatPrompt } from '../tasks/prompt';
 import type { Problem } from '../tasks/problem';
 import { answerReward } from '../tasks/reward';
 import type { PythonSandbox, RunOptions } from '../sandbox/protocol';
 import { Random } from '../random';
 import { encode } from '../tokenizer';
-import { generateRollouts, type Rollout } from '../env/rollout';
+import { generateRollouts, type Rollout } from '../rollout/rollout';
 
 export interface EvaluationResult {
   accuracy: number;

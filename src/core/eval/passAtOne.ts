@@ -4,7 +4,7 @@
  * by difficulty tier, by kind and by family, and with the code-use figures, one block per
  * inference Nmax.
  */
-import { episodeConfig, type Episode, type EpisodeLimits } from '../env/episode';
+import { episodeConfig, type Episode, type EpisodeLimits } from '../rollout/episode';
 import { sandboxRunOptions } from '../experiment';
 import { codeUseFigures } from '../metrics/codeUse';
 import { meanOrNull, standardErrorOfMean } from '../metrics/means';

@@ -4,7 +4,7 @@
  * (engineKnobs.ts). The same files for the CLI (`npm run export`) and the lab's zip. The Python
  * files are passed in, since Node reads them from python/ and the browser bundles them.
  */
-import { OUTPUT_TRUNCATED_MARKER } from '../env/episode';
+import { OUTPUT_TRUNCATED_MARKER } from '../rollout/episode';
 import { sandboxRunOptions, type ExperimentConfig } from '../experiment';
 import { ENGINE_RELEASES, OPENRLHF_COMMIT, OPENRLHF_VERSION, VERL_COMMIT, VERL_VERSION, type EngineName } from './engineVersions';
 import { openrlhfKnobArgs, PROMPT_TOKEN_BUDGET, usesCritic, verlKnobArgs, verlMiniBatchPrompts } from './engineKnobs';

@@ -4,7 +4,7 @@
  * ahead of the lab's own `Q: ...\nA:` prompt.
  */
 import type { ExperimentConfig } from '../experiment';
-import { TOOL_FORMATS } from '../env/formats';
+import { TOOL_FORMATS } from '../rollout/formats';
 import type { ExportedProblem } from './exportedProblem';
 
 export function toolInstruction(config: Pick<ExperimentConfig, 'format' | 'nmax'>): string {

@@ -32,7 +32,7 @@
  *   selfCorrectedResponses and selfCorrectionShare: the responses with at least one, as a count
  *   and as a share of all responses.
  */
-import type { Episode, ToolCall } from '../env/episode';
+import type { Episode, ToolCall } from '../rollout/episode';
 import { MAX_DEPTH, problemDepth, type Problem } from '../tasks/problem';
 import { meanOrNull } from './means';
 import { printedAnswerLine } from './unclaimedAnswers';

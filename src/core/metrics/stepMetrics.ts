@@ -3,7 +3,7 @@
  * scaling-law statistics). A figure not measured at a step is null (e.g. testAccuracy between
  * evaluations, the update figures at step 0).
  */
-import type { Rollout } from '../env/rollout';
+import type { Rollout } from '../rollout/rollout';
 import { KINDS, type Kind, type Problem } from '../tasks/problem';
 import { codeUseFigures, type CodeUseProblem } from './codeUse';
 import { mean, meanOrNull } from './means';

@@ -3,7 +3,7 @@
  * number from Python and then ends in prose ("The value is 18.") instead of the `Answer:` line the
  * strict reward requires, so a right tool result earns nothing. This measures that, per step.
  */
-import type { Episode } from '../env/episode';
+import type { Episode } from '../rollout/episode';
 
 /**
  * Whether `stdout` holds `answer` at the start of a line, alone or as the first of the values one

@@ -4,7 +4,7 @@
  * asynchronous, so saving never forces a synchronous GPU readback.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { AdamInternals } from '../model/fusedOps';
+import type { AdamInternals } from './adamStep';
 import type { GPT } from '../model/gpt';
 
 /**

@@ -6,7 +6,7 @@
  * updates.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { AdamInternals } from '../model/fusedOps';
+import type { AdamInternals } from './adamStep';
 import type { GPT } from '../model/gpt';
 
 type AdamFields = AdamInternals & { iterations_: number };

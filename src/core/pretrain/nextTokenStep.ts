@@ -5,7 +5,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { GPT } from '../model/gpt';
-import { applyGradients, setLearningRate } from '../model/fusedOps';
+import { applyGradients, setLearningRate } from '../optim/adamStep';
 import { tokenLogProbsAndEntropy } from '../model/tokenLogProbs';
 import { clipByGlobalNorm } from '../optim/gradClip';
 

@@ -13,7 +13,7 @@ import type { Algorithm } from '../experiment';
 import { ALGORITHMS } from './algorithms';
 import { gaeOverPolicyTokens } from './gae';
 import { GRPO_EPS, groupMeanBaseline, groupMeans, groupStds, grpoNormalise, whiten, whiteningMoments } from './advantages';
-import type { Rollout } from '../env/rollout';
+import type { Rollout } from '../rollout/rollout';
 
 /** A rollout's advantage in parts: (reward - baseline - shift) / scale is the mean of its policy tokens' advantages. */
 export interface AdvantageParts {

@@ -4,7 +4,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { ExperimentConfig } from '../experiment';
-import { applyGradients } from '../model/fusedOps';
+import { applyGradients } from '../optim/adamStep';
 import type { GPT } from '../model/gpt';
 import { tokenLogProbsAndEntropy } from '../model/tokenLogProbs';
 import { clipByGlobalNorm } from '../optim/gradClip';

@@ -4,14 +4,14 @@
  * observer after each stage and waits for it before going on; the observer reads, it never steers,
  * so a watched step equals an unwatched one.
  */
-import { formatToolOutput } from '../env/episode';
+import { formatToolOutput } from '../rollout/episode';
 import type { Algorithm } from '../experiment';
-import type { Rollout } from '../env/rollout';
+import type { Rollout } from '../rollout/rollout';
 import type { StepMetrics } from '../metrics/stepMetrics';
 import type { Problem } from '../tasks/problem';
 import { decode } from '../tokenizer';
 import { meanOverPolicyTokens, type AdvantageParts, type Credit } from './creditAssignment';
-import { rolloutSample, type SampleSegment } from '../env/rolloutSample';
+import { rolloutSample, type SampleSegment } from '../rollout/rolloutSample';
 
 export const STEP_STAGES = ['rollouts', 'python', 'rewards', 'advantages', 'update'] as const;
 export type StepStageName = (typeof STEP_STAGES)[number];

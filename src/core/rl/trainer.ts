@@ -5,7 +5,7 @@
  * the tests; it owns no I/O beyond the sandbox it is given.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { episodeConfig } from '../env/episode';
+import { episodeConfig } from '../rollout/episode';
 import { sandboxRunOptions, type ExperimentConfig } from '../experiment';
 import type { GPT } from '../model/gpt';
 import { mean } from '../metrics/means';
@@ -23,12 +23,12 @@ import { evaluateProblems, type EvaluationResult } from '../eval/evaluate';
 import { groupsPassingFilter, keptRolloutIndices } from './groupFilter';
 import { meanSampledKl } from './kl';
 import { policyUpdate, responseLogProbs } from './policyUpdate';
-import { generateRollouts } from '../env/rollout';
+import { generateRollouts } from '../rollout/rollout';
 import { batchMemoryError, outOfMemoryMessage } from '../memoryEstimate';
 import { readAdamState, restoreAdamState } from '../optim/adamState';
 import { learningRateAt } from '../optim/learningRateSchedule';
-import { setLearningRate } from '../model/fusedOps';
-import { inspectorSampleIndices, rolloutSample, type RolloutSample } from '../env/rolloutSample';
+import { setLearningRate } from '../optim/adamStep';
+import { inspectorSampleIndices, rolloutSample, type RolloutSample } from '../rollout/rolloutSample';
 import { StepStageView, type StepObserver, type StepStageListener, type StepStageName } from './stepStages';
 import { trainingSequence } from './trainingBatch';
 import type { TrainerProgress } from '../run/trainerState';
@@ -45,11 +45,17 @@ export interface TrainerStart {
   reference?: GPT;
   /** Where a run stopped (saveState): its step, random streams and Adam state, to continue exactly. */
   progress?: TrainerProgress;
+  /**
+   * Without `progress`: the step `model`'s weights are at, a checkpoint's of weights only (saved
+   * before checkpoints kept the run state); the next step is step + 1, with a fresh optimizer and
+   * fresh random streams.
+   */
+  step?: number;
 }
 
 export class Trainer {
   /** Steps taken so far, counting those of the run this one continues. */
-  private stepsDone = 0;
+  private stepsDone: number;
   private readonly reference: GPT;
   private readonly optimizer: tf.AdamOptimizer;
   private problemRng: Random;
@@ -72,6 +78,7 @@ export class Trainer {
     this.problemRng = rng.fork(1);
     this.sampleRng = rng.fork(2);
     this.shuffleRng = rng.fork(3);
+    this.stepsDone = start.step ?? 0;
     const progress = start.progress;
     if (progress) {
       restoreAdamState(this.optimizer, model, progress.optimizer);
@@ -85,15 +92,6 @@ export class Trainer {
   /** The last step taken: 0 before the first. */
   get step(): number {
     return this.stepsDone;
-  }
-
-  /**
-   * Continues the count of a run whose checkpoint at `step` held weights only (saved before
-   * checkpoints kept the run state): the next step is step + 1, with this trainer's fresh optimizer
-   * and random streams.
-   */
-  continueWeightsOnlyRun(step: number): void {
-    this.stepsDone = step;
   }
 
   /** Everything besides the weights that the next step depends on, read between steps. */

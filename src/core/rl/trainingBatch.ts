@@ -5,7 +5,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { BOS, PAD } from '../tokenizer';
-import type { Rollout } from '../env/rollout';
+import type { Rollout } from '../rollout/rollout';
 
 export interface TrainingSequence {
   /** BOS + prompt + response token ids. */

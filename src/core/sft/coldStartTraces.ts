@@ -7,10 +7,10 @@
  * (traceTexts.ts), so RL has length to shed. Only traces whose answer verifies, and that fit an RL
  * response, are kept.
  */
-import { formatToolOutput } from '../env/episode';
-import type { ToolFormat } from '../env/formats';
+import { formatToolOutput } from '../rollout/episode';
+import type { ToolFormat } from '../rollout/formats';
 import type { Random } from '../random';
-import type { SampleSegment } from '../env/rolloutSample';
+import type { SampleSegment } from '../rollout/rolloutSample';
 import type { PythonSandbox, RunOptions } from '../sandbox/protocol';
 import type { Problem } from '../tasks/problem';
 import { formatPrompt } from '../tasks/prompt';

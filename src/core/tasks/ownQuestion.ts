@@ -1,5 +1,5 @@
 /**
- * A question a person types for "Ask the model" (core/env/answerQuestion.ts): the check the page's
+ * A question a person types for "Ask the model" (core/rollout/answerQuestion.ts): the check the page's
  * field and the worker share, and its prompt. No tfjs here, so the page can import it.
  */
 import { formatPrompt } from './prompt';

@@ -11,6 +11,7 @@ import type { TrainerWorkerApi } from '../../labWorker/protocol';
 import type { PassAtOneResult } from '../state/labRun';
 import { notify, patchRun, type LabState, type LabStore } from '../state/labStore';
 import { START_FROM_CHOICES, START_MODELS, isStartFrom, type StartFrom } from '../state/startFrom';
+import type { WorkerSession } from './workerSession';
 
 export type EvaluationSource = { kind: 'run'; runId: string } | { kind: 'start'; start: StartFrom };
 
@@ -61,8 +62,25 @@ export function resultOf(state: LabState, source: EvaluationSource | null): Pass
   return state.passAtOne.startModels[source.start] ?? null;
 }
 
+/** ReTool's pass@1 of a run's checkpoint or a start model on the held-out set; not while training. */
+export async function evaluateInWorker(session: WorkerSession, host: EvaluationHost, source: EvaluationSource, settings: PassAtOneSettings): Promise<void> {
+  if (session.isRunning) {
+    notify(host.store, 'error', 'pause training before evaluating');
+    return;
+  }
+  await session.command('Evaluating pass@1…', (api) => evaluateSource(host, api, source, settings));
+}
+
+/** Asks the worker to stop the running evaluation after its current chunk. */
+export async function stopEvaluation(session: WorkerSession, store: LabStore): Promise<void> {
+  const api = session.api;
+  if (!api || !store.getState().passAtOne.running) return;
+  store.setState((s) => ({ passAtOne: { ...s.passAtOne, running: s.passAtOne.running && { ...s.passAtOne.running, cancelling: true } } }));
+  await session.guard(api.cancelEvaluation());
+}
+
 /** Evaluates `source` with `settings` and keeps the result; a cancel leaves the previous result. */
-export async function evaluateSource(host: EvaluationHost, api: TrainerWorkerApi, source: EvaluationSource, settings: PassAtOneSettings): Promise<void> {
+async function evaluateSource(host: EvaluationHost, api: TrainerWorkerApi, source: EvaluationSource, settings: PassAtOneSettings): Promise<void> {
   const errors = Object.values(passAtOneSettingsErrors(settings));
   if (errors.length > 0) throw new Error(`fix the evaluation settings first: ${errors.join('; ')}`);
   const { store } = host;
@@ -83,13 +101,6 @@ export async function evaluateSource(host: EvaluationHost, api: TrainerWorkerApi
   } finally {
     store.setState((s) => ({ passAtOne: { ...s.passAtOne, running: null } }));
   }
-}
-
-/** Asks the worker to stop the running evaluation after its current chunk. */
-export async function cancelEvaluation(store: LabStore, api: TrainerWorkerApi): Promise<void> {
-  if (!store.getState().passAtOne.running) return;
-  store.setState((s) => ({ passAtOne: { ...s.passAtOne, running: s.passAtOne.running && { ...s.passAtOne.running, cancelling: true } } }));
-  await api.cancelEvaluation();
 }
 
 async function resolveSource(host: EvaluationHost, api: TrainerWorkerApi, source: EvaluationSource): Promise<{ step: number; blob: CheckpointBlob; label: string }> {

@@ -13,7 +13,7 @@ import type { LabState, LabStore, SweepState } from '../state/labStore';
 import { copyConfig } from '../state/urlState';
 import { settledStatus } from './settledStatus';
 
-/** What the sweep needs from the controller. */
+/** What the sweep needs from the lab (sweepCommands.ts answers it). */
 export interface SweepHost {
   store: LabStore;
   now(): number;

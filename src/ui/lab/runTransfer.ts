@@ -3,12 +3,13 @@
  * and whole run state, and such a file in as a new run of this lab, shown, with its settings in the
  * knobs. Train then continues it from its checkpoint as after a reload. Anything wrong with a file
  * is refused with a notice before anything changes; a name already taken gets " (2)", never an
- * overwrite.
+ * overwrite. The import button takes checkpoint files too (checkpointTransfer.ts).
  */
+import type { ImportFile } from '../persistence/checkpointFile';
 import { decodeRunFile, encodeRunFile, isRunFile } from '../persistence/runFile';
 import { makeRun, newRunId, uniqueRunName } from '../state/labRun';
 import { notify, setRunCheckpoint } from '../state/labStore';
-import type { TransferHost } from './checkpointTransfer';
+import { importRunCheckpoint, type TransferHost } from './checkpointTransfer';
 
 export interface RunTransferHost extends TransferHost {
   /** Shows a run and puts its settings into the knobs. */
@@ -29,7 +30,7 @@ export async function exportRunFile(host: TransferHost, runId: string): Promise<
  * its format, which is read without parsing the file twice; a cut run file no longer parses, but
  * still opens so: it is refused as a run file.
  */
-export function looksLikeRunFile(text: string): boolean {
+function looksLikeRunFile(text: string): boolean {
   if (/^\s*\{\s*"format"\s*:\s*"tir-lab-run"/.test(text.slice(0, 200))) return true;
   try {
     return isRunFile(JSON.parse(text));
@@ -38,8 +39,17 @@ export function looksLikeRunFile(text: string): boolean {
   }
 }
 
+/** A run file as a new run with its curves, or a checkpoint file (or the CLI's pair) as a new paused run. */
+export function importRunOrCheckpoint(host: RunTransferHost, files: ImportFile[]): boolean {
+  if (files.length === 1) {
+    const text = new TextDecoder().decode(files[0].bytes);
+    if (looksLikeRunFile(text)) return importRunFile(host, files[0].name, text);
+  }
+  return importRunCheckpoint(host, files);
+}
+
 /** A run file's text as a new run; false (with a notice) when it is refused. */
-export function importRunFile(host: RunTransferHost, fileName: string, text: string): boolean {
+function importRunFile(host: RunTransferHost, fileName: string, text: string): boolean {
   let imported;
   try {
     imported = decodeRunFile(text);

@@ -7,7 +7,7 @@
  * before its replacement is put.
  */
 import type { StepMetrics } from '../../core/metrics/stepMetrics';
-import type { RolloutSample } from '../../core/env/rolloutSample';
+import type { RolloutSample } from '../../core/rollout/rolloutSample';
 import { PRETRAINED_BASE_KEY } from '../persistence/runDatabase';
 import type { LabRun } from '../state/labRun';
 import type { LabState, LabStore, PretrainedBase, RunCheckpoint } from '../state/labStore';

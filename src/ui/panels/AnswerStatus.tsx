@@ -1,5 +1,5 @@
 /** The status line under an answer of "Ask the model" (answerStatusText.ts). */
-import type { ModelAnswer } from '../../core/env/answerQuestion';
+import type { ModelAnswer } from '../../core/rollout/answerQuestion';
 import { answerStatusText } from './answerStatusText';
 
 export function AnswerStatus({ answer }: { answer: ModelAnswer }) {

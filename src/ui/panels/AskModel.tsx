@@ -5,7 +5,7 @@
  * at the run's randomness from its seed, so asking again gives the same answer. Not while training.
  */
 import { useState, type FormEvent } from 'react';
-import type { ModelAnswer } from '../../core/env/answerQuestion';
+import type { ModelAnswer } from '../../core/rollout/answerQuestion';
 import { MAX_QUESTION_CHARS, questionError } from '../../core/tasks/ownQuestion';
 import { useLab, useLabShallow } from '../LabContext';
 import { selectedRun } from '../state/labStore';

@@ -1,7 +1,8 @@
 /**
- * The question Train, Step or Slow motion step asks before deleting steps (labController.ts): the
- * run's curves go past its saved state, so going on from that state would redraw them. Keeping the
- * curves is the first choice, as nothing a person has watched should vanish without being asked.
+ * The question Train, Step or Slow motion step asks before deleting steps
+ * (lab/stepsPastCheckpoint.ts): the run's curves go past its saved state, so going on from that
+ * state would redraw them. Keeping the curves is the first choice, as nothing a person has watched
+ * should vanish without being asked.
  */
 import { useLab, useLabState } from '../LabContext';
 

@@ -5,7 +5,7 @@
  * code-erroring answers.
  */
 import { memo, useDeferredValue, useState } from 'react';
-import type { RolloutSample } from '../../core/env/rolloutSample';
+import type { RolloutSample } from '../../core/rollout/rolloutSample';
 import { useLabState } from '../LabContext';
 import { selectedRun } from '../state/labStore';
 import { TranscriptSegments } from './TranscriptSegments';

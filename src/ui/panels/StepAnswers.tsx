@@ -5,7 +5,7 @@
  * below it moves.
  */
 import { useDeferredValue, useState } from 'react';
-import type { RolloutSample } from '../../core/env/rolloutSample';
+import type { RolloutSample } from '../../core/rollout/rolloutSample';
 import { useLab, useLabState } from '../LabContext';
 import { pickStep, selectedRun } from '../state/labStore';
 import { SAMPLES_KEPT } from '../state/labRun';

@@ -2,7 +2,7 @@
  * An answer's text as the inspector and slow motion draw it: the policy's text inline, each sandbox
  * output as one amber block (environment tokens, no loss on them).
  */
-import type { SampleSegment } from '../../core/env/rolloutSample';
+import type { SampleSegment } from '../../core/rollout/rolloutSample';
 import { GLOSSARY } from '../glossary';
 
 /** One sandbox output as a block; the newlines around it are the block's edges, so they are dropped. */

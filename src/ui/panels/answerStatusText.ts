@@ -1,5 +1,5 @@
 /** Where an answer of "Ask the model" stands, in words: being written, its Python running, or done with its calls counted. */
-import type { ModelAnswer } from '../../core/env/answerQuestion';
+import type { ModelAnswer } from '../../core/rollout/answerQuestion';
 
 export function answerStatusText(answer: Pick<ModelAnswer, 'pythonRunning' | 'done' | 'calls' | 'endedWithEos'>): string {
   if (answer.pythonRunning) return 'Python is running…';

@@ -8,9 +8,9 @@
  */
 import { configErrors, EXPERIMENT_PROPERTIES, NUMERIC_BOUNDS, withSavedConfigDefaults, type ExperimentConfig } from '../../core/experiment';
 import type { EvalBlock, EvalReport } from '../../core/eval/evalReport';
-import { TOOL_FORMATS, type ToolFormatName } from '../../core/env/formats';
+import { TOOL_FORMATS, type ToolFormatName } from '../../core/rollout/formats';
 import { emptyStepMetrics, SCALAR_METRICS, type StepMetrics } from '../../core/metrics/stepMetrics';
-import type { RolloutSample, SampleSegment } from '../../core/env/rolloutSample';
+import type { RolloutSample, SampleSegment } from '../../core/rollout/rolloutSample';
 import { KINDS, MAX_DEPTH, TIERS, type Kind, type Tier } from '../../core/tasks/problem';
 import { SAMPLES_KEPT, type PassAtOneResult } from '../state/labRun';
 

@@ -5,7 +5,7 @@
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { StepMetrics } from '../../core/metrics/stepMetrics';
-import type { RolloutSample } from '../../core/env/rolloutSample';
+import type { RolloutSample } from '../../core/rollout/rolloutSample';
 import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
 import type { LabRun, PassAtOneResult } from '../state/labRun';
 import type { StartFrom } from '../state/startFrom';

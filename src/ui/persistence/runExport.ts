@@ -7,7 +7,7 @@
 import type { ExperimentConfig } from '../../core/experiment';
 import { summariseRun, type RunSummary } from '../../core/metrics/runSummary';
 import { SCALAR_METRICS, type StepMetrics } from '../../core/metrics/stepMetrics';
-import type { RolloutSample } from '../../core/env/rolloutSample';
+import type { RolloutSample } from '../../core/rollout/rolloutSample';
 import type { PassAtOneResult } from '../state/labRun';
 import { metricsRows, type RunColumns } from '../state/runColumns';
 import { startForFormat, type StartFrom } from '../state/startFrom';

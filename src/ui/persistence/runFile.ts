@@ -19,7 +19,7 @@
  */
 import type { ExperimentConfig } from '../../core/experiment';
 import type { StepMetrics } from '../../core/metrics/stepMetrics';
-import type { RolloutSample } from '../../core/env/rolloutSample';
+import type { RolloutSample } from '../../core/rollout/rolloutSample';
 import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
 import type { PassAtOneResult } from '../state/labRun';
 import { isStartFrom, startForFormat, startFormatError, type StartFrom } from '../state/startFrom';

@@ -4,7 +4,7 @@
  */
 import type { ExperimentConfig } from '../../core/experiment';
 import type { StepMetrics } from '../../core/metrics/stepMetrics';
-import type { RolloutSample } from '../../core/env/rolloutSample';
+import type { RolloutSample } from '../../core/rollout/rolloutSample';
 import type { EvalReport } from '../../core/eval/evalReport';
 import type { RunStatus } from '../../labWorker/protocol';
 import { columnsFromHistory, type RunColumns } from './runColumns';

@@ -2,7 +2,7 @@
  * A step's kept answers, read from a run's samples (newest first, so a step's own answers are in
  * reverse: labStore.ts prepends them). Pure, for the answers panel and its tests.
  */
-import type { RolloutSample } from '../../core/env/rolloutSample';
+import type { RolloutSample } from '../../core/rollout/rolloutSample';
 
 /** The answers kept for `step`, in the order the step wrote them (one per question first). */
 export function answersOfStep(samples: readonly RolloutSample[], step: number): RolloutSample[] {

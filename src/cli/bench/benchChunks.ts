@@ -6,14 +6,14 @@
  * the timings, the fit, and the constants minibatchGradients.ts uses. Progress goes to stderr.
  */
 import { parseArgs } from 'node:util';
-import { CHUNK_SHAPES, fitChunkCost, timeChunk, type ChunkTiming } from '../bench/chunkCost';
-import { round } from '../bench/generationBench';
-import { decimalNumber } from '../core/experiment';
-import { CHUNK_OVERHEAD, WIDTH_DOUBLING } from '../core/rl/minibatchGradients';
-import { useNodeBackend } from '../node/tfBackend';
+import { CHUNK_SHAPES, fitChunkCost, timeChunk, type ChunkTiming } from '../../bench/chunkCost';
+import { round } from '../../bench/generationBench';
+import { decimalNumber } from '../../core/experiment';
+import { CHUNK_OVERHEAD, WIDTH_DOUBLING } from '../../core/rl/minibatchGradients';
+import { useNodeBackend } from '../../node/tfBackend';
 import { benchModel, watchMachine } from './benchSetup';
-import { runMain } from './runMain';
-import { argsOrExitCode, DEFAULT_BASE_CHECKPOINT, UsageError } from './cliArgs';
+import { runMain } from '../runMain';
+import { argsOrExitCode, DEFAULT_BASE_CHECKPOINT, UsageError } from '../cliArgs';
 
 const USAGE = 'usage: npm run --silent bench:chunks -- [--base CHECKPOINT_DIR] [--repeats N] [--json]';
 

@@ -9,8 +9,8 @@
  * benchSandboxInChromium() is exported for a combined report (bench:sandbox).
  */
 import { pathToFileURL } from 'node:url';
-import type { ChromiumBenchReport } from '../../e2e/harness/sandbox';
-import type { SandboxBenchOptions } from '../bench/sandboxBenchmark';
+import type { ChromiumBenchReport } from '../../../e2e/harness/sandbox';
+import type { SandboxBenchOptions } from '../../bench/sandboxBenchmark';
 import { withHarnessBrowser } from './browserHarness';
 import { parseSandboxBenchFlags, sandboxBenchUsage } from './sandboxBenchFlags';
 

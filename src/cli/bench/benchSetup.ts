@@ -7,10 +7,10 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { round } from '../bench/generationBench';
-import { BASE_MODEL_CONFIG } from '../core/model/config';
-import { GPT } from '../core/model/gpt';
-import { loadCheckpointDir } from '../node/checkpointFiles';
+import { round } from '../../bench/generationBench';
+import { BASE_MODEL_CONFIG } from '../../core/model/config';
+import { GPT } from '../../core/model/gpt';
+import { loadCheckpointDir } from '../../node/checkpointFiles';
 
 /** The checkpoint in `dir`, or a random init of BASE_MODEL_CONFIG from `seed` when there is none; `source` says which. */
 export async function benchModel(dir: string, seed: number): Promise<{ model: GPT; source: string }> {

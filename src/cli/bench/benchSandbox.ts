@@ -4,8 +4,8 @@
  *
  *   npm run --silent bench:sandbox [-- --cold-starts 3 --standby-restarts 3 --warm-calls 500 --throughput-calls 400]
  */
-import { benchSandbox, type SandboxBenchOptions } from '../bench/sandboxBenchmark';
-import { nodeInterpreterFactory } from '../node/sandbox/nodeInterpreter';
+import { benchSandbox, type SandboxBenchOptions } from '../../bench/sandboxBenchmark';
+import { nodeInterpreterFactory } from '../../node/sandbox/nodeInterpreter';
 import { watchMachine } from './benchSetup';
 import { parseSandboxBenchFlags, sandboxBenchUsage } from './sandboxBenchFlags';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Episode, episodeConfig, formatToolOutput, OUTPUT_TRUNCATED_MARKER, type EpisodeAction, type EpisodeConfig } from '../src/core/env/episode';
-import { TOOL_FORMATS } from '../src/core/env/formats';
+import { Episode, episodeConfig, formatToolOutput, OUTPUT_TRUNCATED_MARKER, type EpisodeAction, type EpisodeConfig } from '../src/core/rollout/episode';
+import { TOOL_FORMATS } from '../src/core/rollout/formats';
 import type { RunResult } from '../src/core/sandbox/protocol';
 import { encode, EOS, PAD } from '../src/core/tokenizer';
 

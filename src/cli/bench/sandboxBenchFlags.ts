@@ -2,7 +2,7 @@
  * The count flags both sandbox benchmark CLIs take (Node: bench:sandbox, Chromium:
  * bench:sandbox:browser), each a positive integer for one field of SandboxBenchOptions.
  */
-import type { SandboxBenchOptions } from '../bench/sandboxBenchmark';
+import type { SandboxBenchOptions } from '../../bench/sandboxBenchmark';
 
 type CountOption = Exclude<keyof SandboxBenchOptions, 'poolSizes'>;
 

@@ -18,13 +18,13 @@
  */
 import { parseArgs } from 'node:util';
 import type { ConsoleMessage, Page } from 'playwright-core';
-import type { BackendBenchRequest, BackendBenchResult, BrowserFacts } from '../../e2e/harness/bench';
-import { FULL_SIZES, SHORT_SIZES, type BenchSizes } from '../bench/benchmark';
-import type { GPTConfig } from '../core/model/config';
-import { VOCAB_SIZE } from '../core/tokenizer';
-import type { BackendInfo, BackendName } from '../labWorker/protocol';
+import type { BackendBenchRequest, BackendBenchResult, BrowserFacts } from '../../../e2e/harness/bench';
+import { FULL_SIZES, SHORT_SIZES, type BenchSizes } from '../../bench/benchmark';
+import type { GPTConfig } from '../../core/model/config';
+import { VOCAB_SIZE } from '../../core/tokenizer';
+import type { BackendInfo, BackendName } from '../../labWorker/protocol';
 import { watchMachine } from './benchSetup';
-import { wholeNumberFlag } from './cliArgs';
+import { wholeNumberFlag } from '../cliArgs';
 import { withHarnessBrowser, type HarnessBrowser } from './browserHarness';
 
 const HARNESS_PATH = 'e2e/harness/bench.html';

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
 import { preview } from 'vite';
-import { chromiumLaunchOptions } from '../../e2e/chromium';
+import { chromiumLaunchOptions } from '../../../e2e/chromium';
 
 export interface HarnessBrowser {
   browser: Browser;

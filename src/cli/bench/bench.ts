@@ -7,13 +7,13 @@
  * sandbox figures of the step on what the model writes). --short is the CI size (< 60 s).
  */
 import { parseArgs } from 'node:util';
-import { FULL_SIZES, runBenchmark, SHORT_SIZES } from '../bench/benchmark';
-import { pipelineCriterion } from '../bench/stepBench';
-import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
-import { useNodeBackend } from '../node/tfBackend';
+import { FULL_SIZES, runBenchmark, SHORT_SIZES } from '../../bench/benchmark';
+import { pipelineCriterion } from '../../bench/stepBench';
+import { createNodeSandbox } from '../../node/sandbox/nodeSandbox';
+import { useNodeBackend } from '../../node/tfBackend';
 import { benchModel, watchMachine } from './benchSetup';
-import { runMain } from './runMain';
-import { DEFAULT_BASE_CHECKPOINT } from './cliArgs';
+import { runMain } from '../runMain';
+import { DEFAULT_BASE_CHECKPOINT } from '../cliArgs';
 
 const USAGE = 'usage: npm run --silent bench -- [--backend wasm|cpu] [--json] [--short] [--base CHECKPOINT_DIR]';
 /** The trainer CLI's pool size, so the step figures match `npm run train`. */
