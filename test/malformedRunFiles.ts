@@ -5,8 +5,8 @@
  */
 import { PRESETS } from '../src/core/experiment';
 import { TOKENIZER_VERSION } from '../src/core/tokenizer';
-import { RUN_LIMITS } from '../src/ui/persistence/runChecks';
-import { encodeRunFile } from '../src/ui/persistence/runFile';
+import { RUN_LIMITS } from '../src/ui/files/runChecks';
+import { encodeRunFile } from '../src/ui/files/runFile';
 import { columnsFromHistory } from '../src/ui/state/runColumns';
 import { metricsAt, sampleAt } from './uiFixtures';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { LabController } from '../src/ui/lab/labController';
 import { uniqueRunName } from '../src/ui/state/labRun';
 import { metricsRows } from '../src/ui/state/runColumns';
-import { openRunDatabase, type RunDatabase } from '../src/ui/persistence/runDatabase';
+import { openRunDatabase, type RunDatabase } from '../src/ui/db/runDatabase';
 import { createLabStore, setKnob, type LabState, type LabStore } from '../src/ui/state/labStore';
 import { LAB_PRESETS } from '../src/ui/state/presets';
 import { copyConfig, defaultUrlState } from '../src/ui/state/urlState';

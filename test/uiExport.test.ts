@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PRESETS } from '../src/core/experiment';
 import { SCALAR_METRICS } from '../src/core/metrics/stepMetrics';
-import { CSV_COLUMNS, exportFileName, runCsv, runExport } from '../src/ui/persistence/runExport';
+import { CSV_COLUMNS, exportFileName, runCsv, runExport } from '../src/ui/files/runExport';
 import { columnsFromHistory } from '../src/ui/state/runColumns';
 import { metricsAt, sampleAt } from './uiFixtures';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { PRESETS } from '../src/core/experiment';
 import { LabController } from '../src/ui/lab/labController';
 import { queueSweep, runSweep, type SweepHost } from '../src/ui/lab/nmaxSweep';
-import { openRunDatabase } from '../src/ui/persistence/runDatabase';
+import { openRunDatabase } from '../src/ui/db/runDatabase';
 import { choosePreset, createLabStore, patchRun, putRun, reduceLabEvent, setKnob, type Progress } from '../src/ui/state/labStore';
 import { LAB_PRESETS } from '../src/ui/state/presets';
 import { copyConfig, defaultUrlState } from '../src/ui/state/urlState';

@@ -5,7 +5,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { LabController } from '../src/ui/lab/labController';
-import { openRunDatabase } from '../src/ui/persistence/runDatabase';
+import { openRunDatabase } from '../src/ui/db/runDatabase';
 import { createLabStore } from '../src/ui/state/labStore';
 import { LAB_PRESETS } from '../src/ui/state/presets';
 import { copyConfig, defaultUrlState } from '../src/ui/state/urlState';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PRESETS } from '../src/core/experiment';
 import { TOKENIZER_VERSION } from '../src/core/tokenizer';
-import { runExport } from '../src/ui/persistence/runExport';
-import { decodeRunFile, encodeRunFile, RUN_FILE_VERSION } from '../src/ui/persistence/runFile';
+import { runExport } from '../src/ui/files/runExport';
+import { decodeRunFile, encodeRunFile, RUN_FILE_VERSION } from '../src/ui/files/runFile';
 import { columnsFromHistory } from '../src/ui/state/runColumns';
 import { metricsAt, sampleAt } from './uiFixtures';
 

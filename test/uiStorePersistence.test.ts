@@ -3,7 +3,7 @@ import { PRESETS } from '../src/core/experiment';
 import type { CheckpointBlob } from '../src/labWorker/checkpointBlob';
 import { RunWrites } from '../src/ui/lab/runWrites';
 import { StorePersistence } from '../src/ui/lab/storePersistence';
-import type { RunDatabase } from '../src/ui/persistence/runDatabase';
+import type { RunDatabase } from '../src/ui/db/runDatabase';
 import { makeRun } from '../src/ui/state/labRun';
 import { createLabStore, notify, patchRun, putRun, reduceLabEvent, removeRun, setRunCheckpoint, type LabStore } from '../src/ui/state/labStore';
 import { truncateColumns } from '../src/ui/state/runColumns';

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { LabController } from '../src/ui/lab/labController';
 import { sweepLanes } from '../src/ui/lab/sweepLanes';
-import { openRunDatabase } from '../src/ui/persistence/runDatabase';
+import { openRunDatabase } from '../src/ui/db/runDatabase';
 import { choosePreset, createLabStore, setKnob, type LabStore } from '../src/ui/state/labStore';
 import { defaultUrlState } from '../src/ui/state/urlState';
 import { fakeConnector } from './uiFakeTrainer';

@@ -7,7 +7,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { CheckpointBlob } from '../src/labWorker/checkpointBlob';
 import type { TrainerWorkerApi } from '../src/labWorker/protocol';
-import { openRunDatabase } from '../src/ui/persistence/runDatabase';
+import { openRunDatabase } from '../src/ui/db/runDatabase';
 import { makeRun } from '../src/ui/state/labRun';
 import { createLabStore, patchRun, putRun, type LabStore } from '../src/ui/state/labStore';
 import { copyConfig, defaultUrlState } from '../src/ui/state/urlState';

@@ -9,7 +9,7 @@ import { LabContext } from './LabContext';
 import { PanelBoundary } from './panels/PanelBoundary';
 import { LabController } from './lab/labController';
 import { connectTrainerWorker } from './lab/trainerConnection';
-import { openRunDatabase, type RunDatabase } from './persistence/runDatabase';
+import { openRunDatabase, type RunDatabase } from './db/runDatabase';
 import { createLabStore, notify } from './state/labStore';
 import { syncUrlWithStore } from './state/urlSync';
 import { parseLabUrl, urlProblemsNotice } from './state/urlState';

@@ -7,7 +7,7 @@
  * at start describe the worker, not the lab.
  */
 import type { BackendName, LabEvent, RunFrom, RunStatus, TrainerWorkerApi } from '../../labWorker/protocol';
-import { metaStep } from '../persistence/checkpointFile';
+import { metaStep } from '../files/checkpointFile';
 import { notify, patchRun, reduceLabEvent, setRunCheckpoint, type LabStore } from '../state/labStore';
 import { settledStatus } from './settledStatus';
 import type { ConnectTrainer, TrainerConnection } from './trainerConnection';

@@ -5,7 +5,7 @@
  */
 import type { ExperimentConfig } from '../../core/experiment';
 import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
-import { decodeCheckpointFiles, encodeCheckpointFile, type ImportFile } from '../persistence/checkpointFile';
+import { decodeCheckpointFiles, encodeCheckpointFile, type ImportFile } from '../files/checkpointFile';
 import { makeRun, newRunId, type LabRun } from '../state/labRun';
 import { notify, setRunCheckpoint, type LabStore } from '../state/labStore';
 import { copyConfig } from '../state/urlState';

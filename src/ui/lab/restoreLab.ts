@@ -6,7 +6,7 @@
  * A shown run's settings go into the knobs, so the settings panel and the presenter caption describe
  * the run on the charts.
  */
-import { PRETRAINED_BASE_KEY } from '../persistence/runDatabase';
+import { PRETRAINED_BASE_KEY } from '../db/runDatabase';
 import { notify, type LabStore } from '../state/labStore';
 import { latestSweep } from './nmaxSweep';
 import type { RunWrites } from './runWrites';

@@ -4,8 +4,8 @@
  * step, one save at a time, so a page closed at any moment loses at most the step in progress.
  */
 import type { TrainerWorkerApi } from '../../labWorker/protocol';
-import { metaStep } from '../persistence/checkpointFile';
-import type { RunDatabase } from '../persistence/runDatabase';
+import { metaStep } from '../files/checkpointFile';
+import type { RunDatabase } from '../db/runDatabase';
 import { notify, setRunCheckpoint, type LabStore, type RunCheckpoint } from '../state/labStore';
 
 export class RunCheckpoints {

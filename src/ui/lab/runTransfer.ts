@@ -1,12 +1,12 @@
 /**
- * The run file buttons (persistence/runFile.ts): a run out as one file with its curves, samples
+ * The run file buttons (files/runFile.ts): a run out as one file with its curves, samples
  * and whole run state, and such a file in as a new run of this lab, shown, with its settings in the
  * knobs. Train then continues it from its checkpoint as after a reload. Anything wrong with a file
  * is refused with a notice before anything changes; a name already taken gets " (2)", never an
  * overwrite. The import button takes checkpoint files too (checkpointTransfer.ts).
  */
-import type { ImportFile } from '../persistence/checkpointFile';
-import { decodeRunFile, encodeRunFile, isRunFile } from '../persistence/runFile';
+import type { ImportFile } from '../files/checkpointFile';
+import { decodeRunFile, encodeRunFile, isRunFile } from '../files/runFile';
 import { makeRun, newRunId, uniqueRunName } from '../state/labRun';
 import { notify, setRunCheckpoint } from '../state/labStore';
 import { importRunCheckpoint, type TransferHost } from './checkpointTransfer';

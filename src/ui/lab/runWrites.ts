@@ -3,7 +3,7 @@
  * disk), each failure turned into one notice (after the first, the lab knows runs are not being
  * saved), and a flush that resolves once every write issued so far has landed.
  */
-import type { RunDatabase } from '../persistence/runDatabase';
+import type { RunDatabase } from '../db/runDatabase';
 import { notify, type LabStore } from '../state/labStore';
 
 export class RunWrites {

@@ -8,7 +8,7 @@
  */
 import type { StepMetrics } from '../../core/metrics/stepMetrics';
 import type { RolloutSample } from '../../core/rollout/rolloutSample';
-import { PRETRAINED_BASE_KEY } from '../persistence/runDatabase';
+import { PRETRAINED_BASE_KEY } from '../db/runDatabase';
 import type { LabRun } from '../state/labRun';
 import type { LabState, LabStore, PretrainedBase, RunCheckpoint } from '../state/labStore';
 import { metricsRow, metricsRows, rowIs, type RunColumns } from '../state/runColumns';

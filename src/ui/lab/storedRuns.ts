@@ -7,8 +7,8 @@
 import { makeRun, type LabRun } from '../state/labRun';
 import type { BrokenRun } from '../state/labStore';
 import { isStartFrom } from '../state/startFrom';
-import type { RunDatabase, StoredRun } from '../persistence/runDatabase';
-import { checkConfig, checkEvaluation, checkMetricsList, checkPassAtOne, checkRunName, checkSamples, count, finite, record, RUN_LIMITS, RunDataError, text } from '../persistence/runChecks';
+import type { RunDatabase, StoredRun } from '../db/runDatabase';
+import { checkConfig, checkEvaluation, checkMetricsList, checkPassAtOne, checkRunName, checkSamples, count, finite, record, RUN_LIMITS, RunDataError, text } from '../files/runChecks';
 import type { RunStatus } from '../../labWorker/protocol';
 
 const STATUSES: RunStatus[] = ['idle', 'training', 'paused', 'finished', 'error'];

@@ -5,7 +5,7 @@
  * every step the loaded run's state is saved (runCheckpoints.ts).
  */
 import type { LabEvent, TrainerWorkerApi } from '../../labWorker/protocol';
-import type { RunDatabase } from '../persistence/runDatabase';
+import type { RunDatabase } from '../db/runDatabase';
 import { notify, reduceLabEvent, type LabState, type LabStore } from '../state/labStore';
 import { RunCheckpoints } from './runCheckpoints';
 import type { ConnectTrainer, TrainerConnection } from './trainerConnection';

@@ -7,7 +7,7 @@ import { configErrors } from '../../core/experiment';
 import { ENGINE_RELEASES, ENGINES, type EngineName } from '../../core/export/engineVersions';
 import { DEFAULT_START_MODEL } from '../../core/export/startModel';
 import { useLabState } from '../LabContext';
-import { downloadBytes } from '../persistence/download';
+import { downloadBytes } from '../files/download';
 import { selectedRun } from '../state/labStore';
 
 export function ClusterExportPanel() {
@@ -19,7 +19,7 @@ export function ClusterExportPanel() {
 
   const exportZip = async () => {
     // Loaded on demand: the parquet writer, the zip and the Python files stay out of the page's first load.
-    const { clusterExportZip } = await import('../persistence/clusterExport');
+    const { clusterExportZip } = await import('../files/clusterExport');
     const { fileName, bytes } = clusterExportZip(engine, config, model.trim(), source);
     downloadBytes(fileName, bytes, 'application/zip');
   };

@@ -6,7 +6,7 @@
  */
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { useLab, useLabState } from '../LabContext';
-import { downloadRunFile } from '../persistence/download';
+import { downloadRunFile } from '../files/download';
 
 interface Props {
   /** What the part is, for the message: "the charts". */

@@ -6,8 +6,8 @@
 import { useMemo, useState } from 'react';
 import type uPlot from 'uplot';
 import { useLab, useLabState } from '../LabContext';
-import { downloadText } from '../persistence/download';
-import { encodeCheckpointFile } from '../persistence/checkpointFile';
+import { downloadText } from '../files/download';
+import { encodeCheckpointFile } from '../files/checkpointFile';
 import { lineSeries, PALETTE, stepChartOptions, UPlotChart } from '../charts/UPlotChart';
 import type { LabState } from '../state/labStore';
 import { NumberField } from './NumberField';

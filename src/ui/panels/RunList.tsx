@@ -6,9 +6,9 @@
 import { useRef } from 'react';
 import { GLOSSARY } from '../glossary';
 import { useLab, useLabState } from '../LabContext';
-import { downloadRunFile, downloadText } from '../persistence/download';
-import { exportFileName, runCsv } from '../persistence/runExport';
-import { MAX_RUN_FILE_CHARS } from '../persistence/runFile';
+import { downloadRunFile, downloadText } from '../files/download';
+import { exportFileName, runCsv } from '../files/runExport';
+import { MAX_RUN_FILE_CHARS } from '../files/runFile';
 import { notify, toggleCompared } from '../state/labStore';
 import { metricsRows } from '../state/runColumns';
 import { Term } from './Term';
