@@ -10,9 +10,12 @@
  * has its own cap, but JS arrays a program could reach are outside it. Past `rssLimitBytes` the
  * process answers that run with `overMemory` and exits.
  *
- * IPC with the host (JSON): in  { type: 'init', indexURL, runnerSource, heapLimitBytes, fileBytesPerRun, rssLimitBytes }
+ * IPC with the host (V8's serialization, so that the snapshot's bytes cross as bytes):
+ *                           in  { type: 'init', indexURL, runnerSource, heapLimitBytes, fileBytesPerRun, rssLimitBytes,
+ *                                 memorySnapshot: { make: true } | { load: Uint8Array } | null }
  *                               { type: 'run', id, code, timeoutMs, maxOutputBytes }
- *                           out { type: 'ready' } | { type: 'failed', message }
+ *                           out { type: 'memorySnapshot', bytes: Uint8Array } (asked to make one: before ready)
+ *                               { type: 'ready', restored } | { type: 'failed', message }
  *                               { type: 'result', id, ...IsolatedReply, interrupted, rssBytes }
  *                               { type: 'result', id, overMemory: true, rssBytes }
  */
@@ -29,8 +32,13 @@ function fail(message) {
 
 function start(init) {
   const { rssLimitBytes, ...threadData } = init;
+  // The snapshot moves to the thread, copied once to where Pyodide can read it (bytes that crossed
+  // the IPC channel can sit at an offset its Uint32Array view refuses), and is not kept here.
+  const snapshot = threadData.memorySnapshot?.load ? new Uint8Array(threadData.memorySnapshot.load) : null;
+  if (snapshot) threadData.memorySnapshot = { load: snapshot };
   const worker = new Worker(new URL('./pyodideThread.mjs', import.meta.url), {
     workerData: { ...threadData, interruptBuffer },
+    transferList: snapshot ? [snapshot.buffer] : [],
     stdout: true, // the thread's console output is not the run's output: drop it
     stderr: true,
   });
@@ -44,7 +52,8 @@ function start(init) {
       clearInterval(watch);
       process.send({ ...message, interrupted, rssBytes: process.memoryUsage.rss() });
     } else {
-      process.send(message);
+      // The ready message follows the snapshot's bytes, which need not stay after they are sent.
+      process.send(message, () => message.type === 'ready' && globalThis.gc?.());
     }
   });
   worker.on('error', (error) => fail(String(error?.stack ?? error)));

@@ -69,7 +69,8 @@ type Settings = Required<Omit<NodeInterpreterOptions, 'pyodideDir'>>;
 
 /** What the child sends. A result is checked field by field in onMessage: the child is not trusted. */
 type ChildMessage =
-  | { type: 'ready' }
+  | { type: 'ready'; restored?: unknown }
+  | { type: 'memorySnapshot'; bytes: Uint8Array }
   | { type: 'failed'; message: string }
   | ({ type: 'result'; id: number; interrupted: boolean; overMemory?: boolean; rssBytes: number } & Partial<IsolatedReply>);
 
@@ -87,6 +88,9 @@ export function defaultPyodideDir(): string {
   return dirname(require.resolve('pyodide/package.json'));
 }
 
+/** Pyodide's memory snapshot, as the child is asked for it: make one after its load, or start from one. */
+export type MemorySnapshotRequest = { make: true } | { load: Uint8Array } | null;
+
 /** The node command line of a sandbox child: the permission model is the boundary. */
 export function childNodeArgs(pyodideDir: string): string[] {
   return [
@@ -95,6 +99,7 @@ export function childNodeArgs(pyodideDir: string): string[] {
     ...CHILD_FILES.map((file) => `--allow-fs-read=${file}`),
     '--allow-worker', // Pyodide's thread inside the child; the model still covers it
     '--disallow-code-generation-from-strings', // no eval/Function: Python cannot run new JS
+    '--expose-gc', // the child lets the memory snapshot's copies go before its memory is first read
     '--no-warnings',
     CHILD_SCRIPTS[0],
   ];
@@ -108,6 +113,10 @@ export class NodeInterpreter implements Interpreter {
   private exited = false;
   /** The child's last words, for a failed start; never put into a RunResult (host paths). */
   private stderrTail = '';
+  /** The memory snapshot this interpreter made at its start, when asked to. */
+  private snapshotMade: Uint8Array | null = null;
+  /** Whether Pyodide was restored from a memory snapshot rather than loaded, as the child said at its start. */
+  private restored = false;
 
   private constructor(
     private readonly child: ChildProcess,
@@ -125,8 +134,8 @@ export class NodeInterpreter implements Interpreter {
     });
   }
 
-  /** Spawns the child and resolves once Pyodide is loaded and the runner is in place. */
-  static async start(options: NodeInterpreterOptions = {}): Promise<NodeInterpreter> {
+  /** Spawns the child and resolves once Pyodide is loaded (or restored from `memorySnapshot`) and the runner is in place. */
+  static async start(options: NodeInterpreterOptions = {}, memorySnapshot: MemorySnapshotRequest = null): Promise<NodeInterpreter> {
     const caps = { ...DEFAULTS, ...options };
     const settings: Settings = {
       ...caps,
@@ -136,6 +145,7 @@ export class NodeInterpreter implements Interpreter {
     const pyodideDir = options.pyodideDir ?? defaultPyodideDir();
     const child = spawn(process.execPath, childNodeArgs(pyodideDir), {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'advanced', // the memory snapshot crosses as bytes, not as 40 MB of JSON
       env: {}, // nothing of the host's environment is readable inside
     });
     const interpreter = new NodeInterpreter(child, settings);
@@ -146,8 +156,19 @@ export class NodeInterpreter implements Interpreter {
       heapLimitBytes: settings.heapLimitBytes,
       fileBytesPerRun: settings.fileBytesPerRun,
       rssLimitBytes: settings.rssLimitBytes,
+      memorySnapshot,
     });
     return interpreter;
+  }
+
+  /** Whether Pyodide started from the factory's memory snapshot (the child said so before any program ran). */
+  get restoredFromSnapshot(): boolean {
+    return this.restored;
+  }
+
+  /** The memory snapshot made at this interpreter's start, or null when it was not asked to make one. */
+  get memorySnapshot(): Uint8Array | null {
+    return this.snapshotMade;
   }
 
   get needsRecycle(): boolean {
@@ -177,7 +198,8 @@ export class NodeInterpreter implements Interpreter {
     await exited;
   }
 
-  private handshake(init: object): Promise<void> {
+  private handshake(init: { type: 'init'; memorySnapshot: MemorySnapshotRequest } & Record<string, unknown>): Promise<void> {
+    const wantsSnapshot = init.memorySnapshot !== null && 'make' in init.memorySnapshot;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => fail(`no ready message within ${this.options.startTimeoutMs} ms`), this.options.startTimeoutMs);
       const fail = (why: string) => {
@@ -187,7 +209,10 @@ export class NodeInterpreter implements Interpreter {
         reject(new Error(`sandbox interpreter failed to start: ${why}${this.stderrTail ? `\n${this.stderrTail}` : ''}`));
       };
       const onMessage = (message: ChildMessage) => {
-        if (message.type === 'ready') {
+        // Made before any program ran in the child, so it can be trusted as a start for the others.
+        if (message.type === 'memorySnapshot' && wantsSnapshot && message.bytes instanceof Uint8Array) this.snapshotMade = message.bytes;
+        else if (message.type === 'ready') {
+          this.restored = message.restored === true;
           clearTimeout(timer);
           this.child.off('message', onMessage);
           this.child.off('exit', onExit);
@@ -259,7 +284,31 @@ export class NodeInterpreter implements Interpreter {
   }
 }
 
-/** An InterpreterFactory for SandboxPool. */
+/**
+ * An InterpreterFactory for SandboxPool. Its first interpreter also makes Pyodide's memory snapshot,
+ * right after its load and before any program runs there; the others start from it, in about half a
+ * load's time and CPU (docs/performance.md), and wait for it rather than load beside it. Each still
+ * gets its own runner and heap baseline (interpreterIsolation.mjs), and the isolation corpus compares
+ * the programs' view of a restored interpreter with a loaded one (test/sandboxIsolation.test.ts).
+ */
 export function nodeInterpreterFactory(options: NodeInterpreterOptions = {}): InterpreterFactory {
-  return () => NodeInterpreter.start(options);
+  let snapshot: Promise<Uint8Array | null> | null = null;
+  return async () => {
+    if (snapshot !== null) {
+      const made = await snapshot;
+      return NodeInterpreter.start(options, made === null ? null : { load: made });
+    }
+    let settle: (made: Uint8Array | null) => void = () => {};
+    snapshot = new Promise((resolve) => (settle = resolve));
+    try {
+      const interpreter = await NodeInterpreter.start(options, { make: true });
+      settle(interpreter.memorySnapshot);
+      return interpreter;
+    } catch (error) {
+      // The starts waiting load afresh; the next one after them tries to make it again.
+      snapshot = null;
+      settle(null);
+      throw error;
+    }
+  };
 }
