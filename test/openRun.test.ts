@@ -23,6 +23,15 @@ function startModels(): StartModel[] {
   ];
 }
 
+/** Frees the trainers, their models and the start models. */
+function dispose(trainers: Trainer[], starts: StartModel[]): void {
+  for (const trainer of trainers) {
+    trainer.dispose();
+    trainer.model.dispose();
+  }
+  for (const start of starts) start.model.dispose();
+}
+
 /** The figures of a trainer's next step that depend on its reference. */
 async function nextKl(trainer: Trainer): Promise<number | null> {
   return (await trainer.trainStep()).metrics.kl;
@@ -45,11 +54,7 @@ describe('openRun', () => {
     expect(opened.trainer.step).toBe(1);
     // The same step as the trainer never stopped, which had the second model as reference.
     expect(await nextKl(opened.trainer)).toBe(await nextKl(stopped));
-    for (const trainer of [opened.trainer, stopped]) {
-      trainer.dispose();
-      trainer.model.dispose();
-    }
-    for (const start of starts) start.model.dispose();
+    dispose([opened.trainer, stopped], starts);
   });
 
   it('falls back to the first start model, and says so, when the one named is not at hand', async () => {
@@ -62,11 +67,7 @@ describe('openRun', () => {
     expect(opened.notices).toEqual(["the run's start model (cold start, fingerprint cccc) is not loaded here: its KL reference is now the start model (aaaa)"]);
     const withFirst = new Trainer(stopped.model.copy(), settings, printsOne, { reference: starts[0].model, progress: saved });
     expect(await nextKl(opened.trainer)).toBe(await nextKl(withFirst));
-    for (const trainer of [opened.trainer, stopped, withFirst]) {
-      trainer.dispose();
-      trainer.model.dispose();
-    }
-    for (const start of starts) start.model.dispose();
+    dispose([opened.trainer, stopped, withFirst], starts);
   });
 
   it('goes on from a checkpoint of weights only at its step, with a notice; a new run starts at 0 with none', async () => {
@@ -80,11 +81,7 @@ describe('openRun', () => {
     const fresh = openRun(settings, printsOne, { model: GPT.init(TINY_MODEL, 1), step: 0, saved: null }, starts);
     expect(fresh.trainer.step).toBe(0);
     expect(fresh.notices).toEqual([]);
-    for (const { trainer } of [weightsOnly, fresh]) {
-      trainer.dispose();
-      trainer.model.dispose();
-    }
-    for (const start of starts) start.model.dispose();
+    dispose([weightsOnly.trainer, fresh.trainer], starts);
   });
 
   it('refuses a saved state of another step, or a batch the model cannot hold, and frees the weights it was given', async () => {
@@ -99,8 +96,6 @@ describe('openRun', () => {
     expect(() => openRun(tooLarge, printsOne, { model: randomModel(TINY_MODEL, 4), step: 0, saved: null }, starts)).toThrow(/of memory/);
     expect(() => openRun(settings, printsOne, { model: randomModel(TINY_MODEL, 4), step: 0, saved: null }, [])).toThrow('a run needs its start model as KL reference');
     expect(tf.memory().numTensors).toBe(before);
-    stopped.dispose();
-    stopped.model.dispose();
-    for (const start of starts) start.model.dispose();
+    dispose([stopped], starts);
   });
 });
