@@ -7,10 +7,9 @@ import type { ExperimentConfig } from '../../core/experiment';
 import type { StepStage } from '../../core/rl/stepStages';
 import type { TrainerWorkerApi } from '../../labWorker/protocol';
 import { makeRun, newRunId, uniqueRunName, type LabRun } from '../state/labRun';
-import { notify, removeRun, selectedRun, setRunCheckpoint, type LabStore } from '../state/labStore';
-import { metricsRows } from '../state/runColumns';
+import { notify, removeRun, selectedRun, type LabStore } from '../state/labStore';
 import type { RunLoader } from './runLoader';
-import { addRun } from './shownRun';
+import { addRun, addRunFromSaved } from './shownRun';
 import type { StepsPastCheckpoint } from './stepsPastCheckpoint';
 import { validKnobs } from './validKnobs';
 import type { WorkerSession } from './workerSession';
@@ -67,19 +66,14 @@ export class RunCommands {
       const saved = await this.session.checkpoints.latest(api, source.id);
       const step = saved?.step ?? 0;
       const state = this.store.getState();
-      const fork = makeRun({
+      const fork = addRunFromSaved(this.store, source, saved, {
         id: newRunId(this.now()),
         name: `${source.name} fork@${step}`,
         preset: state.preset,
         config,
         createdAt: this.now(),
-        history: saved ? metricsRows(source.columns).filter((m) => m.step <= step) : [],
-        samples: saved ? source.samples.filter((s) => s.step <= step) : [],
-        status: 'paused',
         startFrom: saved ? source.startFrom : state.startFrom,
       });
-      addRun(this.store, fork);
-      if (saved) setRunCheckpoint(this.store, fork.id, saved);
       await this.loader.startInWorker(api, fork.id, config, saved ?? null);
     });
   }

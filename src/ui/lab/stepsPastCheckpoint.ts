@@ -5,11 +5,10 @@
  * panels/RestartQuestion.tsx): keep the curves as a finished run and train a copy from the saved
  * step, delete the steps past it, or do nothing.
  */
-import { makeRun, newRunId, uniqueRunName, type LabRun } from '../state/labRun';
-import { notify, patchRun, setRunCheckpoint, type LabStore } from '../state/labStore';
-import { metricsRows } from '../state/runColumns';
+import { newRunId, uniqueRunName, type LabRun } from '../state/labRun';
+import { notify, patchRun, type LabStore } from '../state/labStore';
 import type { RunCheckpoints } from './runCheckpoints';
-import { addRun } from './shownRun';
+import { addRunFromSaved } from './shownRun';
 
 /** How Train, Step or Slow motion step may go on with a run whose curves run past its saved state (RestartQuestion). */
 export type RestartAnswer = 'keep' | 'drop' | 'cancel';
@@ -43,19 +42,14 @@ export class StepsPastCheckpoint {
     patchRun(this.store, run.id, { status: 'finished' });
     const step = savedStep ?? 0;
     const source = this.store.getState().runs[run.id];
-    const copy = makeRun({
+    const copy = addRunFromSaved(this.store, source, saved, {
       id: newRunId(this.now()),
       name: uniqueRunName(`${source.name} from step ${step}`, Object.values(this.store.getState().runs).map((r) => r.name)),
       preset: source.preset,
       config: source.config,
       createdAt: this.now(),
-      history: saved ? metricsRows(source.columns).filter((m) => m.step <= step) : [],
-      samples: saved ? source.samples.filter((s) => s.step <= step) : [],
-      status: 'paused',
       startFrom: source.startFrom,
     });
-    addRun(this.store, copy);
-    if (saved) setRunCheckpoint(this.store, copy.id, saved);
     notify(this.store, 'info', `"${source.name}" is kept as it was, finished at step ${lastStep}; "${copy.name}" trains on from step ${step}`);
     return copy;
   }
