@@ -317,3 +317,47 @@ describe('the chain kind in the corpus (base stage 8)', () => {
     expect(validateCorpusRecipe(JSON.parse(JSON.stringify(STAGE8)))).toEqual(STAGE8);
   });
 });
+
+describe('chain sessions that stop after a True (base stage 9)', () => {
+  const STAGE9: CorpusRecipe = {
+    ...DEFAULT_CORPUS_RECIPE,
+    toolPrior: 0.1,
+    searchToolPrior: 0.5,
+    answerLineShare: 0.5,
+    chainStopShare: 0.5,
+    kindMix: { arithmetic: 0.25, compose: 0.1, search: 0.1, errorProne: 0.08, multiStep: 0.12, chain: 0.35 },
+  };
+  const CELL = /```python\n(q = (\d+)\/\/7\nprint\(q, q%7==0\))\n```\n```output\n(\d+) (True|False)\n```/g;
+
+  it('closes on the last quotient, after a True at the stop share and always after a False', () => {
+    const sessions = documents(23, 6000, STAGE9).filter((d) => !d.startsWith('Q:') && d.includes('q%7==0'));
+    let wentOn = 0;
+    let stopped = 0;
+    for (const d of sessions) {
+      const cells = [...d.matchAll(CELL)];
+      for (let i = 1; i < cells.length; i++) expect([cells[i - 1][3], cells[i - 1][4]]).toEqual([cells[i][2], 'True']);
+      const [, , n, quotient, flag] = cells.at(-1)!;
+      expect(Number(quotient)).toBe(Number(n) / 7);
+      expect(flag).toBe(Number(quotient) % 7 === 0 ? 'True' : 'False');
+      expect(d.endsWith(quotient) || d.endsWith(`${quotient}.`)).toBe(true);
+      wentOn += cells.length - 1;
+      if (flag === 'True') stopped++;
+    }
+    // A share drawn n times lies within three standard errors of its probability.
+    const n = wentOn + stopped;
+    expect(Math.abs(stopped / n - 0.5)).toBeLessThan(3 * Math.sqrt(0.25 / n));
+    expect(n).toBeGreaterThan(300);
+  });
+
+  it('draws every document a recipe without the share drew, when no chain session is drawn', () => {
+    const noChains = { ...STAGE9, kindMix: { ...STAGE9.kindMix, chain: 0 } };
+    const { chainStopShare: _, ...withoutShare } = noChains;
+    expect(documents(5, 400, noChains)).toEqual(documents(5, 400, withoutShare));
+  });
+
+  it('is checked and kept by the recipe reader', () => {
+    expect(() => validateCorpusRecipe({ ...STAGE9, chainStopShare: 1.5 })).toThrow(/chainStopShare/);
+    expect(validateCorpusRecipe(JSON.parse(JSON.stringify(STAGE9)))).toEqual(STAGE9);
+    expect('chainStopShare' in validateCorpusRecipe({ ...STAGE9, chainStopShare: undefined })).toBe(false);
+  });
+});

@@ -1,6 +1,6 @@
 /**
  * npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--search-tool-prior P] [--kind-mix A,C,S,E,M,H] [--answer-line-share P]
- *                      [--batch-size N] [--row-length N] [--lr X] [--save-every N] [--from DIR [--context-length N]]
+ *                      [--chain-stop-share P] [--batch-size N] [--row-length N] [--lr X] [--save-every N] [--from DIR [--context-length N]]
  *
  * Pretrains the base model on the synthetic corpus (no tool-use transcripts) and writes a
  * checkpoint whose meta holds the model config, the corpus recipe, the pretraining config and
@@ -22,7 +22,7 @@ import { runMain } from './runMain';
 import { drawProgress, formatDuration, progressLine, yieldToEventLoop } from './progress';
 
 const USAGE = `usage: npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--search-tool-prior P] [--kind-mix A,C,S,E,M,H]
-                           [--answer-line-share P] [--batch-size N] [--row-length N] [--lr X] [--save-every N]
+                           [--answer-line-share P] [--chain-stop-share P] [--batch-size N] [--row-length N] [--lr X] [--save-every N]
                            [--from CHECKPOINT_DIR [--context-length N]]
 defaults: ${JSON.stringify({ ...BASE_PRETRAIN_CONFIG, recipe: undefined })}, out runs/base (the shipped model in public/models/base took eight stages: see its RECIPE.md)`;
 
@@ -63,7 +63,7 @@ function probability(flag: string, raw: string | undefined): number | undefined 
 
 function parsePretrainArgs(argv: string[]): PretrainArgs | 'help' {
   const values = parseStringFlags(argv, [
-    'steps', 'seed', 'out', 'tool-prior', 'search-tool-prior', 'kind-mix', 'answer-line-share', 'batch-size', 'row-length', 'lr', 'save-every', 'from', 'context-length',
+    'steps', 'seed', 'out', 'tool-prior', 'search-tool-prior', 'kind-mix', 'answer-line-share', 'chain-stop-share', 'batch-size', 'row-length', 'lr', 'save-every', 'from', 'context-length',
   ]);
   if (values.help) return 'help';
   const d = BASE_PRETRAIN_CONFIG;
@@ -72,6 +72,7 @@ function parsePretrainArgs(argv: string[]): PretrainArgs | 'help' {
   const kindMix = str('kind-mix') === undefined ? d.recipe.kindMix : parseKindMix(str('kind-mix')!);
   const answerLineShare = probability('answer-line-share', str('answer-line-share'));
   const searchToolPrior = probability('search-tool-prior', str('search-tool-prior'));
+  const chainStopShare = probability('chain-stop-share', str('chain-stop-share'));
   const contextLength = str('context-length') === undefined ? undefined : positiveNumber('context-length', str('context-length'), 0, true, 4096);
   if (contextLength !== undefined && str('from') === undefined) throw new UsageError('--context-length widens a --from model; a fresh model has the base config');
   const seedRaw = str('seed');
@@ -90,6 +91,7 @@ function parsePretrainArgs(argv: string[]): PretrainArgs | 'help' {
       kindMix,
       ...(answerLineShare === undefined ? {} : { answerLineShare }),
       ...(searchToolPrior === undefined ? {} : { searchToolPrior }),
+      ...(chainStopShare === undefined ? {} : { chainStopShare }),
     },
   };
   return {

@@ -13,6 +13,11 @@
  * stopped at even outputs and went on after odd ones at step 60 of the ablation preset; with the
  * flag (halving, stage 8's first try, 100 steps), the base model went on after all 93 held-out
  * outputs that called for it and answered after all 66 that did not (greedy).
+ *
+ * That certainty is why the training budget could not change how far the model divides (issue 22):
+ * every Nmax arm went on after every `True`. With a stop share (base stage 9) a session sometimes
+ * closes on a quotient that still says `True`, so the base is unsure whether to go on, and whether
+ * another call pays is left for RL to find.
  */
 import type { Random } from '../random';
 import { chainStartOf, chainSteps, CHAIN_DIVISOR } from '../tasks/chainFamilies';
@@ -42,14 +47,17 @@ export function chainFirstCode(p: Pick<Problem, 'question'>): string {
  * One cell per division, each dividing the n the cell above printed (`divisionCode`), then the
  * closing sentence on the last quotient; or, at CHAIN_LOOP_SHARE, the problem's loop in one cell.
  * No words between the cells: a depth-5 chain's five cells must fit the presets' response cap.
+ * With `stopShare`, after each output that says `True` the session closes there on that quotient
+ * at that rate; without it no number is drawn, so a recipe without it draws what it drew before.
  */
-export function chainSession(rng: Random, p: Problem, answerLineShare?: number): string {
+export function chainSession(rng: Random, p: Problem, answerLineShare?: number, stopShare?: number): string {
   if (rng.next() < CHAIN_LOOP_SHARE) return `${cell(p.solution, String(p.answer))}${closingSentence(rng, String(p.answer), answerLineShare)}`;
   let n = chainStartOf(p);
   let session = '';
   for (const q of chainSteps(n)) {
     session += cell(divisionCode(n), divisionOutput(n));
     n = q;
+    if (n % CHAIN_DIVISOR === 0 && stopShare !== undefined && rng.next() < stopShare) break;
   }
-  return `${session}${closingSentence(rng, String(p.answer), answerLineShare)}`;
+  return `${session}${closingSentence(rng, String(n), answerLineShare)}`;
 }

@@ -31,6 +31,11 @@ export interface CorpusRecipe {
    * stages 1-5): one closing in seven, as those stages drew it.
    */
   answerLineShare?: number;
+  /**
+   * Share of a chain notebook's `True` outputs after which it closes on that quotient (base stage
+   * 9), so the base is unsure whether to divide again. Absent (stages 1-8): never.
+   */
+  chainStopShare?: number;
 }
 
 /**
@@ -75,7 +80,7 @@ export function validateCorpusRecipe(x: unknown): CorpusRecipe {
     if (!isWeight(kinds[kind])) throw new Error(`corpus recipe kindMix.${kind} must be a number >= 0, got ${String(kinds[kind])}`);
   }
   if (KINDS.every((kind) => kinds[kind] === 0)) throw new Error('corpus recipe kindMix sums to zero');
-  for (const key of ['answerLineShare', 'searchToolPrior'] as const) {
+  for (const key of ['answerLineShare', 'searchToolPrior', 'chainStopShare'] as const) {
     if (r[key] !== undefined && !(isWeight(r[key]) && r[key] <= 1)) throw new Error(`corpus recipe ${key} must be in [0, 1], got ${String(r[key])}`);
   }
   return {
@@ -87,6 +92,7 @@ export function validateCorpusRecipe(x: unknown): CorpusRecipe {
     kindMix: Object.fromEntries(KINDS.map((kind) => [kind, kinds[kind] as number])) as Record<Kind, number>,
     ...(r.answerLineShare === undefined ? {} : { answerLineShare: r.answerLineShare as number }),
     ...(r.searchToolPrior === undefined ? {} : { searchToolPrior: r.searchToolPrior as number }),
+    ...(r.chainStopShare === undefined ? {} : { chainStopShare: r.chainStopShare as number }),
   };
 }
 
@@ -98,7 +104,7 @@ export function corpusDocument(rng: Random, recipe: CorpusRecipe): string {
   const kind = pickWeighted(rng, { qa: recipe.qaShare, notebook: recipe.notebookShare, prose: recipe.proseShare }, DOCUMENT_KINDS);
   if (kind === 'prose') return proseDocument(rng);
   const p = trainProblem(rng, recipe);
-  if (kind === 'notebook') return notebookDocument(rng, p, recipe.answerLineShare);
+  if (kind === 'notebook') return notebookDocument(rng, p, recipe.answerLineShare, recipe.chainStopShare);
   // An error-prone question never gets a tool answer: the model's first code for it is whatever it
   // copies from the question, and the fix comes from the notebooks' repair sessions.
   if (p.kind === 'errorProne') return qaDocument(rng, p);

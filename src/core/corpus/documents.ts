@@ -37,13 +37,14 @@ const NOTEBOOK_INTROS = ['Let us compute it.', 'A quick check in Python:', 'We c
  * the value (sometimes as an answer line: `answerLineShare`); sometimes after a line of prose. Never a question. An
  * error-prone problem's notebook is a session whose first cell raises and second cell fixes it, a
  * multi-step problem's one whose second cell adds up the digits the first printed, a chain's one
- * cell per division by 7 (or, sometimes, the one-cell loop); a gcd's is a
+ * cell per division by 7 (or, sometimes, the one-cell loop; at `chainStopShare` closing early after
+ * a `True`); a gcd's is a
  * repair session half the time, a search problem's a guess checked and adjusted half the time.
  */
-export function notebookDocument(rng: Random, p: Problem, answerLineShare?: number): string {
+export function notebookDocument(rng: Random, p: Problem, answerLineShare?: number, chainStopShare?: number): string {
   if (p.kind === 'errorProne') return timesRepairSession(rng, p, answerLineShare);
   if (p.kind === 'multiStep') return digitSumChainSession(rng, p, answerLineShare);
-  if (p.kind === 'chain') return chainSession(rng, p, answerLineShare);
+  if (p.kind === 'chain') return chainSession(rng, p, answerLineShare, chainStopShare);
   if (p.family === 'gcd' && rng.next() < 0.5) return importRepairSession(rng, p, answerLineShare);
   if (p.kind === 'search' && rng.next() < 0.5) return guessCheckSession(rng, p, answerLineShare);
   const snippet = p.expression === undefined ? { code: p.solution, output: String(p.answer) } : rng.next() < 0.8 ? expressionSnippet(rng, p) : builtinSnippet(rng);
