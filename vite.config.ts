@@ -21,7 +21,7 @@ const CROSS_ORIGIN_ISOLATION = {
 export const PYTHON_WORKER_CSP =
   "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; worker-src 'none'";
 
-// Dev serves the worker as /workers/python.worker.ts?worker_file..., a build as assets/python.worker-<hash>.js.
+// Dev serves the worker as /src/browser/sandbox/python.worker.ts?worker_file..., a build as assets/python.worker-<hash>.js.
 const PYTHON_WORKER_PATH = /\/python\.worker(\.ts|-[\w-]+\.js)$/;
 
 function pythonWorkerCsp(): Connect.NextHandleFunction {

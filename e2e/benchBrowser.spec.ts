@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import type { BackendBenchReport } from './harness/bench';
 import type { BrowserBenchReport } from '../src/cli/bench/benchBrowser';
-import type { BackendInfo } from '../src/labWorker/protocol';
+import type { BackendInfo } from '../src/trainerWorker/protocol';
 import { BENCH_REPORT_SCHEMA, schemaErrors, type Schema } from '../test/benchReportSchema';
 
 const run = promisify(execFile);

@@ -10,7 +10,7 @@
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { expect, test, type Page } from '@playwright/test';
-import { sweepLanes } from '../src/ui/lab/sweepLanes';
+import { sweepLanes } from '../src/ui/controller/sweepLanes';
 
 const PRESET = process.env.SWEEP_PACE_PRESET ?? 'ablation';
 const STEPS = process.env.SWEEP_PACE_STEPS;

@@ -10,7 +10,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import type { TrainerRunReport, TrainerRunRequest } from './harness/trainer';
-import type { BackendName } from '../src/labWorker/protocol';
+import type { BackendName } from '../src/trainerWorker/protocol';
 
 const HARNESS = '/e2e/harness/trainer.html';
 const STEPS = Number(process.env.TRAINER_E2E_STEPS ?? 1);

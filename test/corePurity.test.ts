@@ -47,11 +47,11 @@ describe('src/core', () => {
   });
 
   it('would see a page import and a DOM global', () => {
-    expect(specifiers("import { useLab } from '../../ui/LabContext';\nexport { x } from 'react';\nimport 'comlink';\nconst m = await import('../labWorker/protocol');")).toEqual([
+    expect(specifiers("import { useLab } from '../../ui/LabContext';\nexport { x } from 'react';\nimport 'comlink';\nconst m = await import('../trainerWorker/protocol');")).toEqual([
       '../../ui/LabContext',
       'react',
       'comlink',
-      '../labWorker/protocol',
+      '../trainerWorker/protocol',
     ]);
     expect(BROWSER_GLOBAL.test('const w = window.innerWidth;')).toBe(true);
     expect(BROWSER_GLOBAL.test('self.postMessage(x)')).toBe(true);

@@ -16,12 +16,12 @@ import { GPT } from '../src/core/model/gpt';
 import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
 import { evalSet, testSet } from '../src/core/tasks/splits';
 import { VOCAB_SIZE } from '../src/core/tokenizer';
-import { passAtOneWithProgress, type EvaluationHooks } from '../src/labWorker/passAtOneJob';
+import { passAtOneWithProgress, type EvaluationHooks } from '../src/trainerWorker/passAtOneJob';
 import { checkpointEpisodeLimits } from '../src/core/eval/checkpointLimits';
-import { DEFAULT_PASS_AT_ONE, parseNmaxList, passAtOneSettingsErrors } from '../src/labWorker/evaluationRequest';
-import { LabSession } from '../src/labWorker/labSession';
-import type { CheckpointBlob } from '../src/labWorker/checkpointBlob';
-import type { LabEvent } from '../src/labWorker/protocol';
+import { DEFAULT_PASS_AT_ONE, parseNmaxList, passAtOneSettingsErrors } from '../src/trainerWorker/evaluationRequest';
+import { LabSession } from '../src/trainerWorker/labSession';
+import type { CheckpointBlob } from '../src/trainerWorker/checkpointBlob';
+import type { LabEvent } from '../src/trainerWorker/protocol';
 import { useNodeBackend } from '../src/node/tfBackend';
 import { scriptedPolicy } from './scriptedPolicy';
 

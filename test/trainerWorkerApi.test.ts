@@ -1,15 +1,15 @@
 /**
- * The worker API's one list (labWorker/protocol.ts): every TrainerWorkerApi command crosses from the
- * page's side (proxyingCallbacks, ui/lab/trainerConnection.ts) through a stand-in for comlink to
- * the worker's (sessionCommands, labWorker/trainerApi.ts) and reaches the session's method of its
+ * The worker API's one list (trainerWorker/protocol.ts): every TrainerWorkerApi command crosses from the
+ * page's side (proxyingCallbacks, ui/controller/trainerConnection.ts) through a stand-in for comlink to
+ * the worker's (sessionCommands, trainerWorker/trainerApi.ts) and reaches the session's method of its
  * name, its callbacks callable from the worker and its result back on the page.
  */
 import * as Comlink from 'comlink';
 import { describe, expect, it } from 'vitest';
 import { PRESETS } from '../src/core/experiment';
-import type { TrainerCommands, TrainerWorkerApi } from '../src/labWorker/protocol';
-import { createTrainerApi, sessionCommands } from '../src/labWorker/trainerApi';
-import { proxyingCallbacks } from '../src/ui/lab/trainerConnection';
+import type { TrainerCommands, TrainerWorkerApi } from '../src/trainerWorker/protocol';
+import { createTrainerApi, sessionCommands } from '../src/trainerWorker/trainerApi';
+import { proxyingCallbacks } from '../src/ui/controller/trainerConnection';
 
 const CONFIG = PRESETS.classroom;
 const BLOB = { manifest: { format: 'tir-lab-checkpoint' }, weights: Uint8Array.from([1, 2, 3]) };

@@ -13,7 +13,7 @@ import type { EvalBlock } from '../src/core/eval/evalReport';
 import type { StepMetrics } from '../src/core/metrics/stepMetrics';
 import { CallsHistogram } from '../src/ui/charts/CallsHistogram';
 import { LabContext } from '../src/ui/LabContext';
-import type { LabController } from '../src/ui/lab/labController';
+import type { LabController } from '../src/ui/controller/labController';
 import { ComparePanel } from '../src/ui/panels/ComparePanel';
 import { EvaluationPanel } from '../src/ui/panels/EvaluationPanel';
 import { checkPassAtOne, checkStepMetrics, RunDataError } from '../src/ui/files/runChecks';

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { LabController } from '../src/ui/lab/labController';
+import { LabController } from '../src/ui/controller/labController';
 import { uniqueRunName } from '../src/ui/state/labRun';
 import { metricsRows } from '../src/ui/state/runColumns';
 import { openRunDatabase, type RunDatabase } from '../src/ui/db/runDatabase';

@@ -7,9 +7,9 @@
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import type { CheckpointBlob } from '../src/labWorker/checkpointBlob';
-import { evaluationOptions, parseSourceKey, resultOf, sourceKey } from '../src/ui/lab/evaluationJob';
-import { LabController } from '../src/ui/lab/labController';
+import type { CheckpointBlob } from '../src/trainerWorker/checkpointBlob';
+import { evaluationOptions, parseSourceKey, resultOf, sourceKey } from '../src/ui/controller/evaluationJob';
+import { LabController } from '../src/ui/controller/labController';
 import { openRunDatabase } from '../src/ui/db/runDatabase';
 import { runExport } from '../src/ui/files/runExport';
 import { chooseStart, createLabStore, setKnob } from '../src/ui/state/labStore';

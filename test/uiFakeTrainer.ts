@@ -5,11 +5,11 @@
 import type { ModelAnswer } from '../src/core/rollout/answerQuestion';
 import type { ExperimentConfig } from '../src/core/experiment';
 import type { EvalReport } from '../src/core/eval/evalReport';
-import type { AskRequest } from '../src/labWorker/askRequest';
-import type { PassAtOneRequest } from '../src/labWorker/evaluationRequest';
-import type { CheckpointBlob } from '../src/labWorker/checkpointBlob';
-import type { BackendChoice, LabEvent, RunFrom, TrainerWorkerApi } from '../src/labWorker/protocol';
-import type { ConnectTrainer } from '../src/ui/lab/trainerConnection';
+import type { AskRequest } from '../src/trainerWorker/askRequest';
+import type { PassAtOneRequest } from '../src/trainerWorker/evaluationRequest';
+import type { CheckpointBlob } from '../src/trainerWorker/checkpointBlob';
+import type { BackendChoice, LabEvent, RunFrom, TrainerWorkerApi } from '../src/trainerWorker/protocol';
+import type { ConnectTrainer } from '../src/ui/controller/trainerConnection';
 import { metricsAt, sampleAt } from './uiFixtures';
 
 export interface FakeCall {

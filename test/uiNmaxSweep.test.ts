@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { PRESETS } from '../src/core/experiment';
-import { LabController } from '../src/ui/lab/labController';
-import { queueSweep, runSweep, type SweepHost } from '../src/ui/lab/nmaxSweep';
+import { LabController } from '../src/ui/controller/labController';
+import { queueSweep, runSweep, type SweepHost } from '../src/ui/controller/nmaxSweep';
 import { openRunDatabase } from '../src/ui/db/runDatabase';
 import { choosePreset, createLabStore, patchRun, putRun, reduceLabEvent, setKnob, type Progress } from '../src/ui/state/labStore';
 import { LAB_PRESETS } from '../src/ui/state/presets';

@@ -1,10 +1,10 @@
 /**
- * Deleting a run (ui/lab/runCommands.ts): refused while the run trains, in the lab's worker or as
+ * Deleting a run (ui/controller/runCommands.ts): refused while the run trains, in the lab's worker or as
  * a training status, done once it has stopped, with IndexedDB following the store.
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { LabController } from '../src/ui/lab/labController';
+import { LabController } from '../src/ui/controller/labController';
 import { openRunDatabase } from '../src/ui/db/runDatabase';
 import { createLabStore } from '../src/ui/state/labStore';
 import { LAB_PRESETS } from '../src/ui/state/presets';

@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { createStore } from 'zustand/vanilla';
 import { App } from '../src/ui/App';
 import { LabContext } from '../src/ui/LabContext';
-import { LabController } from '../src/ui/lab/labController';
+import { LabController } from '../src/ui/controller/labController';
 import { openRunDatabase } from '../src/ui/db/runDatabase';
 import { RUN_LIMITS } from '../src/ui/files/runChecks';
 import { decodeRunFile } from '../src/ui/files/runFile';

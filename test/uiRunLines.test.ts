@@ -3,7 +3,7 @@ import { colourAt, coloursOf, runColours } from '../src/ui/charts/runColours';
 import type uPlot from 'uplot';
 import { overlaySeries, withDashedMarkers } from '../src/ui/charts/sweepOverlay';
 import { SERIES_COLOURS } from '../src/ui/charts/UPlotChart';
-import { identicalRunGroups, trainedIdentically } from '../src/ui/lab/identicalRuns';
+import { identicalRunGroups, trainedIdentically } from '../src/ui/controller/identicalRuns';
 import { makeRun, type LabRun } from '../src/ui/state/labRun';
 import { createLabStore, putRun, toggleCompared } from '../src/ui/state/labStore';
 import { LAB_PRESETS } from '../src/ui/state/presets';

@@ -4,7 +4,7 @@
  * unlit when the run stops or another run is shown.
  */
 import { describe, expect, it } from 'vitest';
-import type { LabEvent } from '../src/labWorker/protocol';
+import type { LabEvent } from '../src/trainerWorker/protocol';
 import { runningLoopStage } from '../src/ui/panels/loopStage';
 import { makeRun } from '../src/ui/state/labRun';
 import { createLabStore, putRun, reduceLabEvent, type LabStore } from '../src/ui/state/labStore';

@@ -1,10 +1,10 @@
 /**
- * addRunFromSaved (ui/lab/shownRun.ts), the run Fork and the restart question's "keep" make: it goes
+ * addRunFromSaved (ui/controller/shownRun.ts), the run Fork and the restart question's "keep" make: it goes
  * on where its source was saved, so it holds the source's curves and samples up to the saved step
  * and no further, with that checkpoint; with nothing saved, it starts at step 0 without them.
  */
 import { describe, expect, it } from 'vitest';
-import { addRunFromSaved } from '../src/ui/lab/shownRun';
+import { addRunFromSaved } from '../src/ui/controller/shownRun';
 import { makeRun } from '../src/ui/state/labRun';
 import { createLabStore, putRun, type RunCheckpoint } from '../src/ui/state/labStore';
 import { LAB_PRESETS } from '../src/ui/state/presets';

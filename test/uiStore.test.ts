@@ -3,7 +3,7 @@ import { makeRun, SAMPLES_KEPT } from '../src/ui/state/labRun';
 import { choosePreset, createLabStore, notify, putRun, reduceLabEvent, setKnob, type LabState, type LabStore } from '../src/ui/state/labStore';
 import { LAB_PRESETS } from '../src/ui/state/presets';
 import { defaultUrlState } from '../src/ui/state/urlState';
-import type { LabEvent } from '../src/labWorker/protocol';
+import type { LabEvent } from '../src/trainerWorker/protocol';
 import { metricsAt, sampleAt } from './uiFixtures';
 
 function storeWithRun(): LabStore {

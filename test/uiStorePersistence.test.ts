@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PRESETS } from '../src/core/experiment';
-import type { CheckpointBlob } from '../src/labWorker/checkpointBlob';
-import { RunWrites } from '../src/ui/lab/runWrites';
-import { StorePersistence } from '../src/ui/lab/storePersistence';
+import type { CheckpointBlob } from '../src/trainerWorker/checkpointBlob';
+import { RunWrites } from '../src/ui/controller/runWrites';
+import { StorePersistence } from '../src/ui/controller/storePersistence';
 import type { RunDatabase } from '../src/ui/db/runDatabase';
 import { makeRun } from '../src/ui/state/labRun';
 import { createLabStore, notify, patchRun, putRun, reduceLabEvent, removeRun, setRunCheckpoint, type LabStore } from '../src/ui/state/labStore';

@@ -3,7 +3,7 @@ import { testSet } from '../src/core/tasks/splits';
 import type { EvalReport } from '../src/core/eval/evalReport';
 import { makeRun, type LabRun } from '../src/ui/state/labRun';
 import { LAB_PRESETS } from '../src/ui/state/presets';
-import { armGains, conclusionLine, identicalArmsNote, sweepFigures, type ArmFigure } from '../src/ui/lab/sweepConclusion';
+import { armGains, conclusionLine, identicalArmsNote, sweepFigures, type ArmFigure } from '../src/ui/controller/sweepConclusion';
 import { metricsAt } from './uiFixtures';
 
 const greedy = (nmax: number, accuracy: number, identicalGroup: number | null = null): ArmFigure => ({ nmax, accuracy, problems: 160, perProblem: null, identicalGroup });

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { LabController } from '../src/ui/lab/labController';
-import { sweepLanes } from '../src/ui/lab/sweepLanes';
+import { LabController } from '../src/ui/controller/labController';
+import { sweepLanes } from '../src/ui/controller/sweepLanes';
 import { openRunDatabase } from '../src/ui/db/runDatabase';
 import { choosePreset, createLabStore, setKnob, type LabStore } from '../src/ui/state/labStore';
 import { defaultUrlState } from '../src/ui/state/urlState';

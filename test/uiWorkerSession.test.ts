@@ -1,19 +1,19 @@
 /**
- * The page's side of the lab's trainer worker (ui/lab/workerSession.ts) and the run state it saves
- * after every step (ui/lab/runCheckpoints.ts): what a crash, a failed start, a second command and
+ * The page's side of the lab's trainer worker (ui/controller/workerSession.ts) and the run state it saves
+ * after every step (ui/controller/runCheckpoints.ts): what a crash, a failed start, a second command and
  * a save requested during a save do. The controller's tests drive the happy paths.
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import type { CheckpointBlob } from '../src/labWorker/checkpointBlob';
-import type { TrainerWorkerApi } from '../src/labWorker/protocol';
+import type { CheckpointBlob } from '../src/trainerWorker/checkpointBlob';
+import type { TrainerWorkerApi } from '../src/trainerWorker/protocol';
 import { openRunDatabase } from '../src/ui/db/runDatabase';
 import { makeRun } from '../src/ui/state/labRun';
 import { createLabStore, patchRun, putRun, type LabStore } from '../src/ui/state/labStore';
 import { copyConfig, defaultUrlState } from '../src/ui/state/urlState';
-import { RunCheckpoints } from '../src/ui/lab/runCheckpoints';
-import type { ConnectTrainer } from '../src/ui/lab/trainerConnection';
-import { WorkerSession } from '../src/ui/lab/workerSession';
+import { RunCheckpoints } from '../src/ui/controller/runCheckpoints';
+import type { ConnectTrainer } from '../src/ui/controller/trainerConnection';
+import { WorkerSession } from '../src/ui/controller/workerSession';
 import { FakeTrainer } from './uiFakeTrainer';
 
 /**

@@ -16,7 +16,7 @@ import { createBrowserSandbox } from '../../src/browser/sandbox/createBrowserSan
 import { chooseBackend } from '../../src/browser/tf/chooseBackend';
 import { registerBrowserBackends } from '../../src/browser/tf/registerBrowserBackends';
 import { queryWebGPUAdapter, type AdapterFacts } from '../../src/browser/tf/webgpuAdapter';
-import type { BackendInfo, BackendName } from '../../src/labWorker/protocol';
+import type { BackendInfo, BackendName } from '../../src/trainerWorker/protocol';
 
 export interface BackendBenchRequest {
   backend: BackendName;

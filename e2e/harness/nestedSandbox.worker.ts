@@ -1,5 +1,5 @@
 /**
- * The trainer runs the sandbox from inside its own worker (workers/trainer.worker.ts), so the
+ * The trainer runs the sandbox from inside its own worker (trainerWorker/trainer.worker.ts), so the
  * Python workers are nested. This worker does the same for the e2e suite: it opens a pool, runs
  * the codes it is sent in order, and posts back the results and whether it is crossOriginIsolated.
  */

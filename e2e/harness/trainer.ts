@@ -6,8 +6,8 @@
 import { PRESETS, type ExperimentConfig } from '../../src/core/experiment';
 import type { RolloutSample } from '../../src/core/rollout/rolloutSample';
 import type { StepMetrics } from '../../src/core/metrics/stepMetrics';
-import type { BackendChoice, BackendInfo, LabEvent } from '../../src/labWorker/protocol';
-import { connectTrainerWorker, type TrainerConnection } from '../../src/ui/lab/trainerConnection';
+import type { BackendChoice, BackendInfo, LabEvent } from '../../src/trainerWorker/protocol';
+import { connectTrainerWorker, type TrainerConnection } from '../../src/ui/controller/trainerConnection';
 
 export interface TrainerRunRequest {
   backend: BackendChoice;

@@ -5,7 +5,7 @@
 import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
-import type { LabController } from './lab/labController';
+import type { LabController } from './controller/labController';
 import type { LabState, LabStore } from './state/labStore';
 
 export interface Lab {

@@ -1,5 +1,5 @@
 /**
- * An Interpreter over one Python worker (workers/python.worker.ts). It owns the clock: at the
+ * An Interpreter over one Python worker (browser/sandbox/python.worker.ts). It owns the clock: at the
  * timeout it writes SIGINT into the shared interrupt buffer, and if Python has not returned after a
  * short grace it terminates the worker. It needs cross-origin isolation (the shared buffer); without
  * it, or without the worker's CSP, the worker refuses to start. A terminated, crashed, fatally
@@ -33,7 +33,7 @@ const SIGINT = 2;
 
 /** A Python worker, not yet told anything; the one place that names its script. */
 export function spawnPythonWorker(): Worker {
-  return new Worker(new URL('../../../workers/python.worker.ts', import.meta.url), { type: 'module', name: 'python' });
+  return new Worker(new URL('./python.worker.ts', import.meta.url), { type: 'module', name: 'python' });
 }
 
 type ResultReply = Extract<WorkerReply, { type: 'result' }>;

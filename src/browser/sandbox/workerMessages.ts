@@ -1,5 +1,5 @@
 /**
- * Messages between a WorkerInterpreter (page side) and workers/python.worker.ts. After `init`, all
+ * Messages between a WorkerInterpreter (page side) and browser/sandbox/python.worker.ts. After `init`, all
  * traffic goes over a private MessagePort, so Python code that reaches the worker's own
  * postMessage/onmessage cannot forge results or read the next run's request. A `probe` instead of
  * `init` only asks how the worker is served (hostingProbe.ts).

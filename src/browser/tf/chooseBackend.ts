@@ -5,7 +5,7 @@
  * and fails with the reason when that backend cannot start. Backends must be registered first.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { BackendChoice, BackendInfo, BackendName } from '../../labWorker/protocol';
+import type { BackendChoice, BackendInfo, BackendName } from '../../trainerWorker/protocol';
 import { LAB_PROBE, timeProbeWorkload, type ProbeSettings } from './probeWorkload';
 import { prepareWasmKernels } from '../../core/model/wasmKernels';
 import { wasmBuildNote } from './wasmBuildNote';

@@ -2,7 +2,7 @@
  * What WebGPU adapter this browser offers, for the backend badge and the probe's reason. A
  * software adapter (SwiftShader, `isFallbackAdapter`) works but is far slower than WASM here.
  */
-import type { BackendInfo } from '../../labWorker/protocol';
+import type { BackendInfo } from '../../trainerWorker/protocol';
 
 export type AdapterFacts = NonNullable<BackendInfo['adapter']>;
 

@@ -22,7 +22,7 @@ import type { BackendBenchRequest, BackendBenchResult, BrowserFacts } from '../.
 import { FULL_SIZES, SHORT_SIZES, type BenchSizes } from '../../bench/benchmark';
 import type { GPTConfig } from '../../core/model/config';
 import { VOCAB_SIZE } from '../../core/tokenizer';
-import type { BackendInfo, BackendName } from '../../labWorker/protocol';
+import type { BackendInfo, BackendName } from '../../trainerWorker/protocol';
 import { watchMachine } from './benchSetup';
 import { wholeNumberFlag } from '../cliArgs';
 import { withHarnessBrowser, type HarnessBrowser } from './browserHarness';

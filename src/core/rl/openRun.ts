@@ -1,5 +1,5 @@
 /**
- * A run's trainer at the point it starts from: the one way the lab's worker (labWorker/labSession.ts)
+ * A run's trainer at the point it starts from: the one way the lab's worker (trainerWorker/labSession.ts)
  * and `npm run train` (cli/train.ts, with cli/resumeRun.ts for a stopped run) open a run, new at
  * step 0 or stopped at a checkpoint. The KL reference is the run's start model, never the checkpoint:
  * among the start models at hand, the one whose fingerprint the saved state names; when none is (the

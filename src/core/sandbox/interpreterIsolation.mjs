@@ -1,6 +1,6 @@
 /**
  * What keeps one program from changing the next: the JavaScript side of a sandbox interpreter,
- * shared by the browser worker (workers/python.worker.ts) and the Node child's Pyodide thread
+ * shared by the browser worker (browser/sandbox/python.worker.ts) and the Node child's Pyodide thread
  * (src/node/sandbox/pyodideThread.mjs). Plain JavaScript because the Node child has no TypeScript
  * loader; the types are in interpreterIsolation.d.mts.
  *

@@ -6,7 +6,7 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { StepMetrics } from '../../core/metrics/stepMetrics';
 import type { RolloutSample } from '../../core/rollout/rolloutSample';
-import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
+import type { CheckpointBlob } from '../../trainerWorker/checkpointBlob';
 import type { LabRun, PassAtOneResult } from '../state/labRun';
 import type { StartFrom } from '../state/startFrom';
 

@@ -14,7 +14,7 @@
  */
 import { configErrors, withSavedConfigDefaults, type ExperimentConfig } from '../../core/experiment';
 import { TOKENIZER_VERSION } from '../../core/tokenizer';
-import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
+import type { CheckpointBlob } from '../../trainerWorker/checkpointBlob';
 import { RUN_LIMITS } from './runChecks';
 
 export const CHECKPOINT_FILE_FORMAT = 'tir-lab-checkpoint-file';

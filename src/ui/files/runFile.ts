@@ -20,7 +20,7 @@
 import type { ExperimentConfig } from '../../core/experiment';
 import type { StepMetrics } from '../../core/metrics/stepMetrics';
 import type { RolloutSample } from '../../core/rollout/rolloutSample';
-import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
+import type { CheckpointBlob } from '../../trainerWorker/checkpointBlob';
 import type { PassAtOneResult } from '../state/labRun';
 import { isStartFrom, startForFormat, startFormatError, type StartFrom } from '../state/startFrom';
 import { base64ToBytes, bytesToBase64, checkCheckpoint } from './checkpointFile';

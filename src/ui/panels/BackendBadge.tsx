@@ -5,7 +5,7 @@
 import { useLab, useLabShallow, useLabState } from '../LabContext';
 import { BACKEND_CHOICES } from '../state/urlState';
 import type { LabState } from '../state/labStore';
-import type { BackendChoice, BackendName } from '../../labWorker/protocol';
+import type { BackendChoice, BackendName } from '../../trainerWorker/protocol';
 import { lastIndexWithValue } from '../state/runColumns';
 import { GLOSSARY, type GlossaryTerm } from '../glossary';
 import { Term } from './Term';

@@ -13,7 +13,7 @@ import { compareData, compareVersion, labComparison, labEvalMatrix, type Compare
 import { coloursOf } from '../charts/runColours';
 import { overlaySeries, withDashedMarkers } from '../charts/sweepOverlay';
 import { stepChartOptions, UPlotChart } from '../charts/UPlotChart';
-import { identicalRunGroups } from '../lab/identicalRuns';
+import { identicalRunGroups } from '../controller/identicalRuns';
 import { comparedRuns } from '../state/labStore';
 
 const METRICS: [CompareMetric, string][] = [

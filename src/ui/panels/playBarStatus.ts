@@ -1,5 +1,5 @@
 /** The play bar's status line: what the lab is doing now, in words. */
-import type { RunStatus } from '../../labWorker/protocol';
+import type { RunStatus } from '../../trainerWorker/protocol';
 
 export interface PlayBarNow {
   worker: 'starting' | 'ready' | 'failed';

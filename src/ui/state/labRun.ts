@@ -6,7 +6,7 @@ import type { ExperimentConfig } from '../../core/experiment';
 import type { StepMetrics } from '../../core/metrics/stepMetrics';
 import type { RolloutSample } from '../../core/rollout/rolloutSample';
 import type { EvalReport } from '../../core/eval/evalReport';
-import type { RunStatus } from '../../labWorker/protocol';
+import type { RunStatus } from '../../trainerWorker/protocol';
 import { columnsFromHistory, type RunColumns } from './runColumns';
 import { startForFormat, type StartFrom } from './startFrom';
 

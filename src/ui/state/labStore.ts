@@ -12,8 +12,8 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ExperimentConfig } from '../../core/experiment';
 import type { StepStageName } from '../../core/rl/stepStages';
-import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
-import type { BackendInfo, LabEvent } from '../../labWorker/protocol';
+import type { CheckpointBlob } from '../../trainerWorker/checkpointBlob';
+import type { BackendInfo, LabEvent } from '../../trainerWorker/protocol';
 import { SAMPLES_KEPT, type LabRun, type PassAtOneResult } from './labRun';
 import { labPreset } from './presets';
 import { appendMetrics, truncateColumns } from './runColumns';

@@ -9,7 +9,7 @@
  */
 import { configErrors, decimalNumber, EXPERIMENT_PROPERTIES, NUMERIC_BOUNDS, type ExperimentConfig, type ExperimentProperty } from '../../core/experiment';
 import { withLaterKindZeros } from '../../core/tasks/splits';
-import type { BackendChoice } from '../../labWorker/protocol';
+import type { BackendChoice } from '../../trainerWorker/protocol';
 import { DEFAULT_LAB_PRESET, DEFAULT_SWEEP_NMAX, LAB_PRESETS, labPreset } from './presets';
 import { isStartFrom, START_MODELS, type StartFrom } from './startFrom';
 

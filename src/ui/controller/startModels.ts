@@ -3,7 +3,7 @@
  * each from beside the base model and handed to the worker for startRun or an evaluation. A failed
  * fetch is forgotten, so the next use tries again.
  */
-import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
+import type { CheckpointBlob } from '../../trainerWorker/checkpointBlob';
 import { startModelUrl, type StartFrom } from '../state/startFrom';
 
 export class StartModels {

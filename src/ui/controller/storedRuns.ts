@@ -9,7 +9,7 @@ import type { BrokenRun } from '../state/labStore';
 import { isStartFrom } from '../state/startFrom';
 import type { RunDatabase, StoredRun } from '../db/runDatabase';
 import { checkConfig, checkEvaluation, checkMetricsList, checkPassAtOne, checkRunName, checkSamples, count, finite, record, RUN_LIMITS, RunDataError, text } from '../files/runChecks';
-import type { RunStatus } from '../../labWorker/protocol';
+import type { RunStatus } from '../../trainerWorker/protocol';
 
 const STATUSES: RunStatus[] = ['idle', 'training', 'paused', 'finished', 'error'];
 

@@ -11,7 +11,7 @@ import { fetchCheckpoint } from '../../browser/checkpointFetch';
 import type { ModelAnswer } from '../../core/rollout/answerQuestion';
 import type { PassAtOneSettings } from '../../core/eval/evalReport';
 import type { StepStage } from '../../core/rl/stepStages';
-import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
+import type { CheckpointBlob } from '../../trainerWorker/checkpointBlob';
 import type { ImportFile } from '../files/checkpointFile';
 import type { RunDatabase } from '../db/runDatabase';
 import type { LabState, LabStore } from '../state/labStore';

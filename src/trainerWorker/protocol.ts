@@ -1,7 +1,7 @@
 /**
  * The lab's worker protocol: the only way the UI reaches the engine. TrainerWorkerApi is the one
- * list of commands: the page's side (ui/lab/trainerConnection.ts) and the worker's
- * (labWorker/trainerApi.ts) are derived from it, and LabSession implements every command but init,
+ * list of commands: the page's side (ui/controller/trainerConnection.ts) and the worker's
+ * (trainerWorker/trainerApi.ts) are derived from it, and LabSession implements every command but init,
  * so a new command is written here and in the session. The UI passes callbacks (init's event
  * callback among them) and receives everything else as LabEvents. No tfjs, no DOM.
  */

@@ -6,7 +6,7 @@
  * the step in progress. Only its own run's events count: its 'backend' event and its idle status
  * at start describe the worker, not the lab.
  */
-import type { BackendName, LabEvent, RunFrom, RunStatus, TrainerWorkerApi } from '../../labWorker/protocol';
+import type { BackendName, LabEvent, RunFrom, RunStatus, TrainerWorkerApi } from '../../trainerWorker/protocol';
 import { metaStep } from '../files/checkpointFile';
 import { notify, patchRun, reduceLabEvent, setRunCheckpoint, type LabStore } from '../state/labStore';
 import { settledStatus } from './settledStatus';

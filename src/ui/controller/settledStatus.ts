@@ -3,7 +3,7 @@
  * channels (comlink's reply and the proxied event callback), so the status event that ends a run can
  * trail train()'s reply: it gets a moment to arrive.
  */
-import type { RunStatus } from '../../labWorker/protocol';
+import type { RunStatus } from '../../trainerWorker/protocol';
 import type { LabStore } from '../state/labStore';
 
 /** How long a trailing status event gets. */

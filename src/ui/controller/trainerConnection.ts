@@ -5,8 +5,8 @@
  * otherwise wait forever).
  */
 import * as Comlink from 'comlink';
-import { TRAINER_COMMANDS, type TrainerWorkerApi } from '../../labWorker/protocol';
-import { TRAINER_WORKER_NAMES, type TrainerPurpose } from '../../labWorker/trainerWorkerName';
+import { TRAINER_COMMANDS, type TrainerWorkerApi } from '../../trainerWorker/protocol';
+import { TRAINER_WORKER_NAMES, type TrainerPurpose } from '../../trainerWorker/trainerWorkerName';
 
 export interface TrainerConnection {
   api: TrainerWorkerApi;
@@ -17,7 +17,7 @@ export interface TrainerConnection {
 export type ConnectTrainer = (onCrash: (message: string) => void, purpose?: TrainerPurpose) => TrainerConnection;
 
 export const connectTrainerWorker: ConnectTrainer = (onCrash, purpose = 'lab') => {
-  const worker = new Worker(new URL('../../../workers/trainer.worker.ts', import.meta.url), { type: 'module', name: TRAINER_WORKER_NAMES[purpose] });
+  const worker = new Worker(new URL('../../trainerWorker/trainer.worker.ts', import.meta.url), { type: 'module', name: TRAINER_WORKER_NAMES[purpose] });
   worker.addEventListener('error', (event) => onCrash(`the trainer worker failed: ${event.message || 'it could not load'}`));
   const remote = Comlink.wrap<TrainerWorkerApi>(worker);
   return {

@@ -5,8 +5,8 @@
  * answer's heading.
  */
 import type { ModelAnswer } from '../../core/rollout/answerQuestion';
-import type { AskedModel } from '../../labWorker/askRequest';
-import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
+import type { AskedModel } from '../../trainerWorker/askRequest';
+import type { CheckpointBlob } from '../../trainerWorker/checkpointBlob';
 import { notify, selectedRun, type LabStore, type RunCheckpoint } from '../state/labStore';
 import { START_MODELS, type StartFrom } from '../state/startFrom';
 import { validKnobs } from './validKnobs';

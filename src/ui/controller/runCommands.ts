@@ -5,7 +5,7 @@
  */
 import type { ExperimentConfig } from '../../core/experiment';
 import type { StepStage } from '../../core/rl/stepStages';
-import type { TrainerWorkerApi } from '../../labWorker/protocol';
+import type { TrainerWorkerApi } from '../../trainerWorker/protocol';
 import { makeRun, newRunId, uniqueRunName, type LabRun } from '../state/labRun';
 import { notify, removeRun, selectedRun, type LabStore } from '../state/labStore';
 import type { RunLoader } from './runLoader';

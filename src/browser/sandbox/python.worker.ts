@@ -8,10 +8,10 @@
  * but to the app's origin. The runner's import guard is only a guard.
  */
 import type { loadPyodide as LoadPyodide } from 'pyodide';
-import { hookPyodideInstantiation, IsolatedRunner } from '../src/core/sandbox/interpreterIsolation.mjs';
-import { PYTHON_RUNNER_SOURCE } from '../src/core/sandbox/pythonRunner';
-import { hostingProblems } from '../src/browser/sandbox/hostingRequirements';
-import type { HostingReport, InitMessage, ProbeMessage, RunRequest, WorkerReply } from '../src/browser/sandbox/workerMessages';
+import { hookPyodideInstantiation, IsolatedRunner } from '../../core/sandbox/interpreterIsolation.mjs';
+import { PYTHON_RUNNER_SOURCE } from '../../core/sandbox/pythonRunner';
+import { hostingProblems } from './hostingRequirements';
+import type { HostingReport, InitMessage, ProbeMessage, RunRequest, WorkerReply } from './workerMessages';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 

@@ -5,9 +5,9 @@
  * in IndexedDB); a start model's for as long as the page is open.
  */
 import type { PassAtOneSettings } from '../../core/eval/evalReport';
-import { passAtOneSettingsErrors } from '../../labWorker/evaluationRequest';
-import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
-import type { TrainerWorkerApi } from '../../labWorker/protocol';
+import { passAtOneSettingsErrors } from '../../trainerWorker/evaluationRequest';
+import type { CheckpointBlob } from '../../trainerWorker/checkpointBlob';
+import type { TrainerWorkerApi } from '../../trainerWorker/protocol';
 import type { PassAtOneResult } from '../state/labRun';
 import { notify, patchRun, type LabState, type LabStore } from '../state/labStore';
 import { START_FROM_CHOICES, START_MODELS, isStartFrom, type StartFrom } from '../state/startFrom';

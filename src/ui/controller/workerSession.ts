@@ -4,7 +4,7 @@
  * Train or Step call under way. The worker's LabEvents go into the store (reduceLabEvent), and after
  * every step the loaded run's state is saved (runCheckpoints.ts).
  */
-import type { LabEvent, TrainerWorkerApi } from '../../labWorker/protocol';
+import type { LabEvent, TrainerWorkerApi } from '../../trainerWorker/protocol';
 import type { RunDatabase } from '../db/runDatabase';
 import { notify, reduceLabEvent, type LabState, type LabStore } from '../state/labStore';
 import { RunCheckpoints } from './runCheckpoints';

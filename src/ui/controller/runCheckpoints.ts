@@ -3,7 +3,7 @@
  * IndexedDB; saved now from the worker that holds the run; and the loaded run's saved after every
  * step, one save at a time, so a page closed at any moment loses at most the step in progress.
  */
-import type { TrainerWorkerApi } from '../../labWorker/protocol';
+import type { TrainerWorkerApi } from '../../trainerWorker/protocol';
 import { metaStep } from '../files/checkpointFile';
 import type { RunDatabase } from '../db/runDatabase';
 import { notify, setRunCheckpoint, type LabStore, type RunCheckpoint } from '../state/labStore';

@@ -4,13 +4,13 @@
  * nested workers) into the lab's TrainerWorkerApi and exposes it with comlink.
  */
 import * as Comlink from 'comlink';
-import { fetchCheckpoint } from '../src/browser/checkpointFetch';
-import { createBrowserSandbox } from '../src/browser/sandbox/createBrowserSandbox';
-import { chooseBackend } from '../src/browser/tf/chooseBackend';
-import { registerBrowserBackends } from '../src/browser/tf/registerBrowserBackends';
-import type { TrainerWorkerApi } from '../src/labWorker/protocol';
-import { createTrainerApi } from '../src/labWorker/trainerApi';
-import { TRAINER_WORKER_NAMES } from '../src/labWorker/trainerWorkerName';
+import { fetchCheckpoint } from '../browser/checkpointFetch';
+import { createBrowserSandbox } from '../browser/sandbox/createBrowserSandbox';
+import { chooseBackend } from '../browser/tf/chooseBackend';
+import { registerBrowserBackends } from '../browser/tf/registerBrowserBackends';
+import type { TrainerWorkerApi } from './protocol';
+import { createTrainerApi } from './trainerApi';
+import { TRAINER_WORKER_NAMES } from './trainerWorkerName';
 
 // A sweep arm's worker trains beside other arms' workers: one wasm thread each (sweepLanes.ts).
 registerBrowserBackends(self.name === TRAINER_WORKER_NAMES.sweepArm ? { wasmThreads: 1 } : {});

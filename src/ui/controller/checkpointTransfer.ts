@@ -4,7 +4,7 @@
  * notice before anything changes.
  */
 import type { ExperimentConfig } from '../../core/experiment';
-import type { CheckpointBlob } from '../../labWorker/checkpointBlob';
+import type { CheckpointBlob } from '../../trainerWorker/checkpointBlob';
 import { decodeCheckpointFiles, encodeCheckpointFile, type ImportFile } from '../files/checkpointFile';
 import { makeRun, newRunId, type LabRun } from '../state/labRun';
 import { notify, setRunCheckpoint, type LabStore } from '../state/labStore';
