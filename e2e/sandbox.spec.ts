@@ -120,6 +120,21 @@ test.describe('Python sandbox in Chromium', () => {
     expect(failed.error?.message).not.toMatch(/https?:|\/lib\/python|pyodide/);
   });
 
+  // As test/sandboxMemorySnapshot.test.ts checks the Node factory: the state programs can see must
+  // not tell a restored worker from a loaded one (the isolation corpus below probes restored ones too).
+  test("a factory's later workers start from the first one's memory snapshot, and programs see the same state", async () => {
+    const state = `import sys, os, random
+print(sys.path, sorted(sys.modules) == sorted(set(sys.modules)), len(sys.modules), os.getcwd(), sorted(os.environ))
+print(random.random(), hash('tirlab'), {3, 1, 2}, sys.getrecursionlimit())`;
+    const check = await page.evaluate((code) => window.sandboxHarness.memorySnapshotCheck(code), state);
+    console.log(`Python worker starts (ms): first two at once ${check.firstTwoStartMs.toFixed(0)}, restored ${check.thirdStartMs.toFixed(0)}, lone load ${check.loneStartMs.toFixed(0)}; runs (ms) ${JSON.stringify(check.runMs.map((pair) => pair.map(Math.round)))}`);
+    expect(check.restored).toEqual([false, true, true, false]);
+    expect(check.snapshotBytes[0]).toBeGreaterThan(16 * 2 ** 20);
+    expect(check.snapshotBytes.slice(1)).toEqual([0, 0, 0]);
+    expect(check.stdout[0]).toContain("['', '/lib/python314.zip'");
+    expect(check.stdout.slice(1)).toEqual([check.stdout[0], check.stdout[0], check.stdout[0]]);
+  });
+
   test('the worker script is served with a CSP without unsafe-eval', async ({ request }) => {
     // The build names the worker by content hash; which chunk refers to it depends on how pages share code.
     const workerPath = readdirSync('dist/assets').find((name) => /^python\.worker-[\w-]+\.js$/.test(name));

@@ -6,7 +6,7 @@ import type { RunOptions, RunResult } from '../../src/core/sandbox/protocol';
 import type { SandboxPool, SandboxPoolStats } from '../../src/core/sandbox/pool';
 import { benchSandbox, type SandboxBenchOptions, type SandboxBenchReport } from '../../src/bench/sandboxBenchmark';
 import { createBrowserSandbox, type BrowserSandboxOptions } from '../../src/browser/sandbox/createBrowserSandbox';
-import { workerInterpreterFactory } from '../../src/browser/sandbox/workerInterpreter';
+import { WorkerInterpreter, workerInterpreterFactory } from '../../src/browser/sandbox/workerInterpreter';
 import type { NestedReply, NestedRequest } from './nestedSandbox.worker';
 
 /** A result plus the round trip the page saw, from run() to the resolved promise. */
@@ -19,6 +19,18 @@ export interface ChromiumBenchReport extends SandboxBenchReport {
   userAgent: string;
   crossOriginIsolated: boolean;
   hardwareConcurrency: number;
+}
+
+/** What a factory's first three workers said at their start, what `code` printed in each, and the start times (ms). */
+export interface MemorySnapshotCheck {
+  restored: boolean[];
+  snapshotBytes: number[];
+  stdout: string[];
+  /** Each worker's first run (`code`) and second (`print(6*7)`), wall ms. */
+  runMs: [number, number][];
+  firstTwoStartMs: number;
+  thirdStartMs: number;
+  loneStartMs: number;
 }
 
 export interface WebGpuCheck {
@@ -86,6 +98,48 @@ const harness = {
       });
     } finally {
       worker.terminate();
+    }
+  },
+
+  /**
+   * A fresh factory's first worker makes the memory snapshot, the second (asked at once, as a pool
+   * does at its start) and third start from it; a lone spawn, neither. Runs `code` in each.
+   */
+  async memorySnapshotCheck(code: string): Promise<MemorySnapshotCheck> {
+    const factory = workerInterpreterFactory();
+    let startedAt = performance.now();
+    const [first, second] = (await Promise.all([factory(), factory()])) as WorkerInterpreter[];
+    const firstTwoStartMs = performance.now() - startedAt;
+    startedAt = performance.now();
+    const third = (await factory()) as WorkerInterpreter;
+    const thirdStartMs = performance.now() - startedAt;
+    startedAt = performance.now();
+    const lone = await WorkerInterpreter.spawn();
+    const loneStartMs = performance.now() - startedAt;
+    const all = [first, second, third, lone];
+    try {
+      const stdout: string[] = [];
+      const runMs: [number, number][] = [];
+      const options = { timeoutMs: 10_000, maxOutputBytes: 100_000 };
+      for (const interpreter of all) {
+        let runStarted = performance.now();
+        stdout.push((await interpreter.run(code, options)).stdout);
+        const first = performance.now() - runStarted;
+        runStarted = performance.now();
+        await interpreter.run('print(6*7)', options);
+        runMs.push([first, performance.now() - runStarted]);
+      }
+      return {
+        restored: all.map((interpreter) => interpreter.restoredFromSnapshot),
+        snapshotBytes: all.map((interpreter) => interpreter.memorySnapshot?.byteLength ?? 0),
+        stdout,
+        runMs,
+        firstTwoStartMs,
+        thirdStartMs,
+        loneStartMs,
+      };
+    } finally {
+      await Promise.all(all.map((interpreter) => interpreter.terminate()));
     }
   },
 

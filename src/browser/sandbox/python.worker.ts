@@ -52,9 +52,18 @@ function pyodideIndexURL(): string {
   return new URL(`${import.meta.env.BASE_URL}pyodide/`, scope.location.href).href;
 }
 
-async function startRunner(init: InitMessage, interruptBuffer: SharedArrayBuffer): Promise<IsolatedRunner> {
+/** Drops `buffer` now: moved into a closed port, it is detached here and nothing holds it. */
+function freeNow(buffer: ArrayBufferLike): void {
+  const { port1, port2 } = new MessageChannel();
+  port1.postMessage(null, [buffer as ArrayBuffer]);
+  port1.close();
+  port2.close();
+}
+
+async function startRunner(init: InitMessage, interruptBuffer: SharedArrayBuffer, reply: (message: WorkerReply, transfer?: Transferable[]) => void): Promise<IsolatedRunner> {
   const indexURL = pyodideIndexURL();
   const hook = hookPyodideInstantiation({ heapLimitBytes: init.heapLimitBytes });
+  const snapshot = init.memorySnapshot;
   try {
     // Loaded from public/pyodide like the rest of the runtime, so the bundle carries none of its Node paths.
     const { loadPyodide } = (await import(/* @vite-ignore */ `${indexURL}pyodide.mjs`)) as { loadPyodide: typeof LoadPyodide };
@@ -64,7 +73,21 @@ async function startRunner(init: InitMessage, interruptBuffer: SharedArrayBuffer
       env: { HOME: '/home/pyodide', PYTHONHASHSEED: '0' }, // set and dict order the same in every interpreter
       stdout: () => {},
       stderr: () => {},
+      // Pyodide's memory right after a load, made by the pool's first worker before any program ran
+      // there (workerInterpreter.ts): a restart from it takes about half a load's time and CPU.
+      ...(snapshot && 'load' in snapshot ? { _loadSnapshot: snapshot.load } : {}),
+      ...(snapshot && 'make' in snapshot ? { _makeSnapshot: true } : {}),
     });
+    if (snapshot && 'load' in snapshot) {
+      // Pyodide keeps its options: the snapshot's 30 MiB go now, not at the worker's end.
+      freeNow(snapshot.load.buffer);
+      // A restored Pyodide puts the working directory ('') on sys.path a second time: as it was after a load.
+      pyodide.runPython('import sys\nsys.path[:] = list(dict.fromkeys(sys.path))');
+    }
+    if (snapshot && 'make' in snapshot) {
+      const bytes = pyodide.makeMemorySnapshot();
+      reply({ type: 'memorySnapshot', bytes }, [bytes.buffer]);
+    }
     return IsolatedRunner.start(pyodide, hook, {
       runnerSource: PYTHON_RUNNER_SOURCE,
       interruptBuffer: new Uint8Array(interruptBuffer),
@@ -88,7 +111,7 @@ function hostingReport(): HostingReport {
 
 async function serve(init: InitMessage): Promise<void> {
   const { port } = init;
-  const reply = (message: WorkerReply) => port.postMessage(message);
+  const reply = (message: WorkerReply, transfer: Transferable[] = []) => port.postMessage(message, transfer);
   // No silent weak mode: without the headers, model code does not run here at all (docs/hosting.md).
   const problems = hostingProblems(hostingReport());
   if (problems.length > 0 || !init.interruptBuffer) {
@@ -97,7 +120,7 @@ async function serve(init: InitMessage): Promise<void> {
   }
   let runner: IsolatedRunner;
   try {
-    runner = await startRunner(init, init.interruptBuffer);
+    runner = await startRunner(init, init.interruptBuffer, reply);
   } catch (error) {
     reply({ type: 'loadFailed', message: String(error) });
     return;
@@ -114,7 +137,7 @@ async function serve(init: InitMessage): Promise<void> {
     // After the reply, so the page does not wait for it; the next request waits its turn.
     runner.reset();
   };
-  reply({ type: 'ready' });
+  reply({ type: 'ready', restored: init.memorySnapshot !== null && 'load' in init.memorySnapshot });
 }
 
 scope.addEventListener(

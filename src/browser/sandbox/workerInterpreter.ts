@@ -8,7 +8,7 @@
  */
 import type { Interpreter, InterpreterFactory, RunOptions, RunResult } from '../../core/sandbox/protocol';
 import { diedResult, killedResult, resultFromReply } from '../../core/sandbox/runResult';
-import type { InitMessage, RunRequest, WorkerReply } from './workerMessages';
+import type { InitMessage, MemorySnapshotRequest, RunRequest, WorkerReply } from './workerMessages';
 
 export interface WorkerInterpreterOptions {
   /** Time Python gets to unwind after the interrupt before the worker is terminated. */
@@ -49,6 +49,10 @@ export class WorkerInterpreter implements Interpreter {
     private readonly port: MessagePort,
     private readonly interrupt: Uint8Array,
     private readonly options: WorkerInterpreterOptions,
+    /** Whether Pyodide was restored from a memory snapshot rather than loaded, as the worker said at its start. */
+    readonly restoredFromSnapshot: boolean,
+    /** The memory snapshot made at this worker's start, or null when it was not asked to make one. */
+    readonly memorySnapshot: Uint8Array | null,
   ) {
     port.onmessage = ({ data }: MessageEvent<WorkerReply>) => {
       if (data?.type === 'result' && data.id === this.nextId) this.settle(data);
@@ -56,16 +60,19 @@ export class WorkerInterpreter implements Interpreter {
     worker.onerror = () => this.settle(null);
   }
 
-  /** Spawns a worker and resolves once Pyodide and the runner are loaded in it. */
-  static async spawn(options: Partial<WorkerInterpreterOptions> = {}): Promise<WorkerInterpreter> {
+  /** Spawns a worker and resolves once Pyodide (loaded, or restored from `memorySnapshot`) and the runner are in it. */
+  static async spawn(options: Partial<WorkerInterpreterOptions> = {}, memorySnapshot: MemorySnapshotRequest = null): Promise<WorkerInterpreter> {
     const settings = { ...DEFAULT_WORKER_INTERPRETER_OPTIONS, ...options };
     const worker = spawnPythonWorker();
     const channel = new MessageChannel();
     // Without cross-origin isolation there is no SharedArrayBuffer: the worker is told so, and refuses.
     const shared = globalThis.crossOriginIsolated ? new SharedArrayBuffer(1) : null;
-    const ready = new Promise<void>((resolve, reject) => {
+    const wantsSnapshot = memorySnapshot !== null && 'make' in memorySnapshot;
+    let made: Uint8Array | null = null;
+    const ready = new Promise<boolean>((resolve, reject) => {
       channel.port1.onmessage = ({ data }: MessageEvent<WorkerReply>) => {
-        if (data.type === 'ready') resolve();
+        if (data.type === 'memorySnapshot' && wantsSnapshot && data.bytes instanceof Uint8Array) made = data.bytes;
+        else if (data.type === 'ready') resolve(data.restored === true);
         else if (data.type === 'loadFailed') reject(new Error(`Python worker failed to load: ${data.message}`));
       };
       worker.onerror = (event) => reject(new Error(`Python worker failed to start: ${event.message}`));
@@ -76,15 +83,19 @@ export class WorkerInterpreter implements Interpreter {
       interruptBuffer: shared,
       heapLimitBytes: settings.heapLimitBytes,
       fileBytesPerRun: settings.fileBytesPerRun,
+      memorySnapshot,
     };
-    worker.postMessage(init, [channel.port2]);
+    const transfer: Transferable[] = [channel.port2];
+    if (memorySnapshot && 'load' in memorySnapshot) transfer.push(memorySnapshot.load.buffer as ArrayBuffer);
+    worker.postMessage(init, transfer);
+    let restored: boolean;
     try {
-      await ready;
+      restored = await ready;
     } catch (error) {
       worker.terminate();
       throw error;
     }
-    return new WorkerInterpreter(worker, channel.port1, new Uint8Array(shared!), settings);
+    return new WorkerInterpreter(worker, channel.port1, new Uint8Array(shared!), settings, restored, made);
   }
 
   get needsRecycle(): boolean {
@@ -152,7 +163,33 @@ export class WorkerInterpreter implements Interpreter {
   }
 }
 
-/** An InterpreterFactory for SandboxPool. */
+/**
+ * An InterpreterFactory for SandboxPool. Its first worker also makes Pyodide's memory snapshot, right
+ * after its load and before any program runs there; the others start from a copy of it, in about
+ * half a load's time and CPU (docs/performance.md), and wait for it rather than load beside it, as
+ * the Node sandbox's factory does (nodeInterpreter.ts). Each still gets its own runner and heap
+ * baseline (interpreterIsolation.mjs); e2e/sandbox.spec.ts compares what programs see in restored
+ * workers with a loaded one's.
+ */
 export function workerInterpreterFactory(options: Partial<WorkerInterpreterOptions> = {}): InterpreterFactory {
-  return () => WorkerInterpreter.spawn(options);
+  let snapshot: Promise<Uint8Array | null> | null = null;
+  return async () => {
+    if (snapshot !== null) {
+      const made = await snapshot;
+      // Each worker takes its own copy: the bytes are transferred, and the worker lets them go.
+      return WorkerInterpreter.spawn(options, made === null ? null : { load: made.slice() });
+    }
+    let settle: (made: Uint8Array | null) => void = () => {};
+    snapshot = new Promise((resolve) => (settle = resolve));
+    try {
+      const interpreter = await WorkerInterpreter.spawn(options, { make: true });
+      settle(interpreter.memorySnapshot);
+      return interpreter;
+    } catch (error) {
+      // The starts waiting load afresh; the next one after them tries to make it again.
+      snapshot = null;
+      settle(null);
+      throw error;
+    }
+  };
 }

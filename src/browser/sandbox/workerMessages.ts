@@ -6,6 +6,9 @@
  */
 import type { IsolatedReply } from '../../core/sandbox/interpreterIsolation.mjs';
 
+/** Pyodide's memory snapshot, as a worker is asked for it: make one after its load, or start from one. */
+export type MemorySnapshotRequest = { make: true } | { load: Uint8Array } | null;
+
 export interface InitMessage {
   type: 'init';
   port: MessagePort;
@@ -15,6 +18,8 @@ export interface InitMessage {
   heapLimitBytes: number;
   /** Bytes one run may allocate outside the heap (file contents, pipes, nodes, names: JS memory); ENOSPC past it. */
   fileBytesPerRun: number;
+  /** Make the snapshot (the factory's first worker), start from it (its bytes, transferred), or neither. */
+  memorySnapshot: MemorySnapshotRequest;
 }
 
 export interface ProbeMessage {
@@ -36,7 +41,10 @@ export interface RunRequest {
 }
 
 export type WorkerReply =
-  | { type: 'ready' }
+  /** `restored`: Pyodide started from the memory snapshot it was given rather than loading. */
+  | { type: 'ready'; restored: boolean }
+  /** The memory snapshot a worker asked to make one took right after its load, before `ready`. */
+  | { type: 'memorySnapshot'; bytes: Uint8Array }
   | { type: 'loadFailed'; message: string }
   /** The worker's answer to a run: checked field by field on the page (runResult.ts). */
   | ({ type: 'result'; id: number } & IsolatedReply);
