@@ -8,7 +8,8 @@
  */
 import type { Interpreter, InterpreterFactory, RunOptions, RunResult } from '../../core/sandbox/protocol';
 import { diedResult, killedResult, resultFromReply } from '../../core/sandbox/runResult';
-import type { InitMessage, MemorySnapshotRequest, RunRequest, WorkerReply } from './workerMessages';
+import { sharedSnapshotFactory, type MemorySnapshotRequest } from '../../core/sandbox/memorySnapshot';
+import type { InitMessage, RunRequest, WorkerReply } from './workerMessages';
 
 export interface WorkerInterpreterOptions {
   /** Time Python gets to unwind after the interrupt before the worker is terminated. */
@@ -164,32 +165,11 @@ export class WorkerInterpreter implements Interpreter {
 }
 
 /**
- * An InterpreterFactory for SandboxPool. Its first worker also makes Pyodide's memory snapshot, right
- * after its load and before any program runs there; the others start from a copy of it, in about
- * half a load's time and CPU (docs/performance.md), and wait for it rather than load beside it, as
- * the Node sandbox's factory does (nodeInterpreter.ts). Each still gets its own runner and heap
- * baseline (interpreterIsolation.mjs); e2e/sandbox.spec.ts compares what programs see in restored
- * workers with a loaded one's.
+ * An InterpreterFactory for SandboxPool whose workers share Pyodide's memory snapshot
+ * (core/sandbox/memorySnapshot.ts). Each worker is sent a copy of its own: the bytes are
+ * transferred, and the worker lets them go once Pyodide has started from them. e2e/sandbox.spec.ts
+ * compares what programs see in restored workers with a loaded one's.
  */
 export function workerInterpreterFactory(options: Partial<WorkerInterpreterOptions> = {}): InterpreterFactory {
-  let snapshot: Promise<Uint8Array | null> | null = null;
-  return async () => {
-    if (snapshot !== null) {
-      const made = await snapshot;
-      // Each worker takes its own copy: the bytes are transferred, and the worker lets them go.
-      return WorkerInterpreter.spawn(options, made === null ? null : { load: made.slice() });
-    }
-    let settle: (made: Uint8Array | null) => void = () => {};
-    snapshot = new Promise((resolve) => (settle = resolve));
-    try {
-      const interpreter = await WorkerInterpreter.spawn(options, { make: true });
-      settle(interpreter.memorySnapshot);
-      return interpreter;
-    } catch (error) {
-      // The starts waiting load afresh; the next one after them tries to make it again.
-      snapshot = null;
-      settle(null);
-      throw error;
-    }
-  };
+  return sharedSnapshotFactory((request) => WorkerInterpreter.spawn(options, request && 'load' in request ? { load: request.load.slice() } : request));
 }

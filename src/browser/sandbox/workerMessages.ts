@@ -5,9 +5,7 @@
  * `init` only asks how the worker is served (hostingProbe.ts).
  */
 import type { IsolatedReply } from '../../core/sandbox/interpreterIsolation.mjs';
-
-/** Pyodide's memory snapshot, as a worker is asked for it: make one after its load, or start from one. */
-export type MemorySnapshotRequest = { make: true } | { load: Uint8Array } | null;
+import type { MemorySnapshotRequest } from '../../core/sandbox/memorySnapshot';
 
 export interface InitMessage {
   type: 'init';

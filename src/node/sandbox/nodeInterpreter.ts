@@ -18,6 +18,7 @@ import type { Interpreter, InterpreterFactory, RunOptions, RunResult } from '../
 import type { IsolatedReply } from '../../core/sandbox/interpreterIsolation.mjs';
 import { PYTHON_RUNNER_SOURCE } from '../../core/sandbox/pythonRunner';
 import { diedResult, invalidResult, killedResult, memoryCapResult, resultFromReply } from '../../core/sandbox/runResult';
+import { sharedSnapshotFactory, type MemorySnapshotRequest } from '../../core/sandbox/memorySnapshot';
 
 export interface NodeInterpreterOptions {
   /** Directory of the pyodide npm package (default: resolved from node_modules). */
@@ -87,9 +88,6 @@ export function defaultPyodideDir(): string {
   const require = createRequire(import.meta.url);
   return dirname(require.resolve('pyodide/package.json'));
 }
-
-/** Pyodide's memory snapshot, as the child is asked for it: make one after its load, or start from one. */
-export type MemorySnapshotRequest = { make: true } | { load: Uint8Array } | null;
 
 /** The node command line of a sandbox child: the permission model is the boundary. */
 export function childNodeArgs(pyodideDir: string): string[] {
@@ -285,30 +283,10 @@ export class NodeInterpreter implements Interpreter {
 }
 
 /**
- * An InterpreterFactory for SandboxPool. Its first interpreter also makes Pyodide's memory snapshot,
- * right after its load and before any program runs there; the others start from it, in about half a
- * load's time and CPU (docs/performance.md), and wait for it rather than load beside it. Each still
- * gets its own runner and heap baseline (interpreterIsolation.mjs), and the isolation corpus compares
- * the programs' view of a restored interpreter with a loaded one (test/sandboxIsolation.test.ts).
+ * An InterpreterFactory for SandboxPool whose interpreters share Pyodide's memory snapshot
+ * (core/sandbox/memorySnapshot.ts; the bytes cross the IPC channel as a copy). The isolation corpus
+ * compares the programs' view of a restored interpreter with a loaded one (test/sandboxIsolation.test.ts).
  */
 export function nodeInterpreterFactory(options: NodeInterpreterOptions = {}): InterpreterFactory {
-  let snapshot: Promise<Uint8Array | null> | null = null;
-  return async () => {
-    if (snapshot !== null) {
-      const made = await snapshot;
-      return NodeInterpreter.start(options, made === null ? null : { load: made });
-    }
-    let settle: (made: Uint8Array | null) => void = () => {};
-    snapshot = new Promise((resolve) => (settle = resolve));
-    try {
-      const interpreter = await NodeInterpreter.start(options, { make: true });
-      settle(interpreter.memorySnapshot);
-      return interpreter;
-    } catch (error) {
-      // The starts waiting load afresh; the next one after them tries to make it again.
-      snapshot = null;
-      settle(null);
-      throw error;
-    }
-  };
+  return sharedSnapshotFactory((request) => NodeInterpreter.start(options, request));
 }
