@@ -246,14 +246,15 @@ describe('the corpus with every kind of problem', () => {
   }, 120_000);
 });
 
+const STAGE8: CorpusRecipe = {
+  ...DEFAULT_CORPUS_RECIPE,
+  toolPrior: 0.1,
+  searchToolPrior: 0.5,
+  answerLineShare: 0.5,
+  kindMix: { arithmetic: 0.25, compose: 0.1, search: 0.1, errorProne: 0.08, multiStep: 0.12, chain: 0.35 },
+};
+
 describe('the chain kind in the corpus (base stage 8)', () => {
-  const STAGE8: CorpusRecipe = {
-    ...DEFAULT_CORPUS_RECIPE,
-    toolPrior: 0.1,
-    searchToolPrior: 0.5,
-    answerLineShare: 0.5,
-    kindMix: { arithmetic: 0.25, compose: 0.1, search: 0.1, errorProne: 0.08, multiStep: 0.12, chain: 0.35 },
-  };
   const DOCS8 = documents(23, 6000, STAGE8);
   const CELL = /```python\n([\s\S]*?)\n```\n```output\n([\s\S]*?)\n```/g;
   const divisionCells = (d: string) => [...d.matchAll(CELL)].filter(([, code]) => /^q = \d+\/\/7\nprint\(q, q%7==0\)$/.test(code));
@@ -319,14 +320,7 @@ describe('the chain kind in the corpus (base stage 8)', () => {
 });
 
 describe('chain sessions that stop after a True (base stage 9)', () => {
-  const STAGE9: CorpusRecipe = {
-    ...DEFAULT_CORPUS_RECIPE,
-    toolPrior: 0.1,
-    searchToolPrior: 0.5,
-    answerLineShare: 0.5,
-    chainStopShare: 0.5,
-    kindMix: { arithmetic: 0.25, compose: 0.1, search: 0.1, errorProne: 0.08, multiStep: 0.12, chain: 0.35 },
-  };
+  const STAGE9: CorpusRecipe = { ...STAGE8, chainStopShare: 0.5 };
   const CELL = /```python\n(q = (\d+)\/\/7\nprint\(q, q%7==0\))\n```\n```output\n(\d+) (True|False)\n```/g;
 
   it('closes on the last quotient, after a True at the stop share and always after a False', () => {
