@@ -8,7 +8,7 @@
  * but to the app's origin. The runner's import guard is only a guard.
  */
 import type { loadPyodide as LoadPyodide } from 'pyodide';
-import { hookPyodideInstantiation, IsolatedRunner } from '../../core/sandbox/interpreterIsolation.mjs';
+import { hookPyodideInstantiation, IsolatedRunner, settleSnapshotStart, snapshotLoadOptions } from '../../core/sandbox/interpreterIsolation.mjs';
 import { PYTHON_RUNNER_SOURCE } from '../../core/sandbox/pythonRunner';
 import { hostingProblems } from './hostingRequirements';
 import type { HostingReport, InitMessage, ProbeMessage, RunRequest, WorkerReply } from './workerMessages';
@@ -52,18 +52,9 @@ function pyodideIndexURL(): string {
   return new URL(`${import.meta.env.BASE_URL}pyodide/`, scope.location.href).href;
 }
 
-/** Drops `buffer` now: moved into a closed port, it is detached here and nothing holds it. */
-function freeNow(buffer: ArrayBufferLike): void {
-  const { port1, port2 } = new MessageChannel();
-  port1.postMessage(null, [buffer as ArrayBuffer]);
-  port1.close();
-  port2.close();
-}
-
 async function startRunner(init: InitMessage, interruptBuffer: SharedArrayBuffer, reply: (message: WorkerReply, transfer?: Transferable[]) => void): Promise<IsolatedRunner> {
   const indexURL = pyodideIndexURL();
   const hook = hookPyodideInstantiation({ heapLimitBytes: init.heapLimitBytes });
-  const snapshot = init.memorySnapshot;
   try {
     // Loaded from public/pyodide like the rest of the runtime, so the bundle carries none of its Node paths.
     const { loadPyodide } = (await import(/* @vite-ignore */ `${indexURL}pyodide.mjs`)) as { loadPyodide: typeof LoadPyodide };
@@ -75,19 +66,10 @@ async function startRunner(init: InitMessage, interruptBuffer: SharedArrayBuffer
       stderr: () => {},
       // Pyodide's memory right after a load, made by the pool's first worker before any program ran
       // there (workerInterpreter.ts): a restart from it takes about half a load's time and CPU.
-      ...(snapshot && 'load' in snapshot ? { _loadSnapshot: snapshot.load } : {}),
-      ...(snapshot && 'make' in snapshot ? { _makeSnapshot: true } : {}),
+      ...snapshotLoadOptions(init.memorySnapshot),
     });
-    if (snapshot && 'load' in snapshot) {
-      // Pyodide keeps its options: the snapshot's 30 MiB go now, not at the worker's end.
-      freeNow(snapshot.load.buffer);
-      // A restored Pyodide puts the working directory ('') on sys.path a second time: as it was after a load.
-      pyodide.runPython('import sys\nsys.path[:] = list(dict.fromkeys(sys.path))');
-    }
-    if (snapshot && 'make' in snapshot) {
-      const bytes = pyodide.makeMemorySnapshot();
-      reply({ type: 'memorySnapshot', bytes }, [bytes.buffer]);
-    }
+    const made = settleSnapshotStart(pyodide, init.memorySnapshot);
+    if (made) reply({ type: 'memorySnapshot', bytes: made }, [made.buffer]);
     return IsolatedRunner.start(pyodide, hook, {
       runnerSource: PYTHON_RUNNER_SOURCE,
       interruptBuffer: new Uint8Array(interruptBuffer),

@@ -1,6 +1,16 @@
 /** Types of interpreterIsolation.mjs (plain JavaScript, so that the Node child can load it). */
+import type { MemorySnapshotRequest } from './memorySnapshot';
 
 export function capWasmMemory(binary: ArrayBuffer | Uint8Array, maxBytes: number): Uint8Array<ArrayBuffer>;
+
+/** loadPyodide's options for a memory snapshot request. */
+export function snapshotLoadOptions(memorySnapshot: MemorySnapshotRequest): { _loadSnapshot?: Uint8Array; _makeSnapshot?: boolean };
+
+/**
+ * Right after loadPyodide, before any program runs: frees a restore's bytes and puts sys.path as a
+ * load leaves it; asked to make a snapshot, makes it and returns its bytes (else null).
+ */
+export function settleSnapshotStart(pyodide: { runPython(code: string): unknown; makeMemorySnapshot(): Uint8Array }, memorySnapshot: MemorySnapshotRequest): Uint8Array | null;
 
 /** Bytes of `text` in UTF-8. */
 export function utf8Length(text: string): number;

@@ -178,6 +178,38 @@ export function hookPyodideInstantiation({ heapLimitBytes }) {
   return hook;
 }
 
+/**
+ * loadPyodide's options for a memory snapshot request (core/sandbox/memorySnapshot.ts): start from
+ * the given bytes, or keep what is needed to make one after the load, or neither.
+ */
+export function snapshotLoadOptions(memorySnapshot) {
+  if (memorySnapshot && 'load' in memorySnapshot) return { _loadSnapshot: memorySnapshot.load };
+  if (memorySnapshot && 'make' in memorySnapshot) return { _makeSnapshot: true };
+  return {};
+}
+
+/** Frees an ArrayBuffer's memory now, whoever still holds it: moved into a port that is closed, it is dropped with the message. */
+function freeNow(buffer) {
+  const { port1, port2 } = new MessageChannel();
+  port1.postMessage(null, [buffer]);
+  port1.close();
+  port2.close();
+}
+
+/**
+ * Right after loadPyodide, before any program runs: a restored Pyodide lets the snapshot's bytes go
+ * (Pyodide keeps its options, so they would be held for the interpreter's life) and drops the second
+ * '' a restore puts on sys.path, so that programs see what they see after a load; asked to make
+ * one, this makes the snapshot and returns its bytes (else null).
+ */
+export function settleSnapshotStart(pyodide, memorySnapshot) {
+  if (memorySnapshot && 'load' in memorySnapshot) {
+    freeNow(memorySnapshot.load.buffer);
+    pyodide.runPython('import sys\nsys.path[:] = list(dict.fromkeys(sys.path))');
+  }
+  return memorySnapshot && 'make' in memorySnapshot ? pyodide.makeMemorySnapshot() : null;
+}
+
 /** Bytes of `text` in UTF-8 (decoded text has no lone surrogates). */
 export function utf8Length(text) {
   let bytes = 0;

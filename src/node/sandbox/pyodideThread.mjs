@@ -3,7 +3,7 @@
  * what the permission model does not cover, then runs one program per message from the same
  * baseline (interpreterIsolation.mjs: the heap restored after each run, output counted here).
  */
-import { MessageChannel, parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import childProcess from 'node:child_process';
 import dgram from 'node:dgram';
 import fs from 'node:fs';
@@ -11,7 +11,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { hookPyodideInstantiation, IsolatedRunner } from '../../core/sandbox/interpreterIsolation.mjs';
+import { hookPyodideInstantiation, IsolatedRunner, settleSnapshotStart, snapshotLoadOptions } from '../../core/sandbox/interpreterIsolation.mjs';
 
 const { indexURL, runnerSource, heapLimitBytes, fileBytesPerRun, interruptBuffer, memorySnapshot } = workerData;
 
@@ -46,14 +46,6 @@ function tripChildProcesses() {
   syncBuiltinESMExports(); // so `import('node:child_process')` sees the same functions
 }
 
-/** Frees an ArrayBuffer's memory now, whoever still holds it: moved into a port that is closed, it is dropped with the message. */
-function freeNow(buffer) {
-  const { port1, port2 } = new MessageChannel();
-  port1.postMessage(null, [buffer]);
-  port1.close();
-  port2.close();
-}
-
 // Pyodide's start reads process.binding('constants'), which the permission model denies.
 function answerConstantsBinding() {
   const binding = process.binding;
@@ -74,19 +66,12 @@ const pyodide = await loadPyodide({
   stderr: () => {},
   // Pyodide's memory right after a load, made by the pool's first interpreter before any program ran
   // there (nodeInterpreter.ts): a restart from it takes about half a load's time and CPU.
-  ...(memorySnapshot?.load ? { _loadSnapshot: memorySnapshot.load } : {}),
-  ...(memorySnapshot?.make ? { _makeSnapshot: true } : {}),
+  ...snapshotLoadOptions(memorySnapshot),
 });
 hook.release();
-// Pyodide keeps its options: the snapshot's 30 MiB are let go now, not held for the interpreter's
-// life (the resident memory decides recycles). Moved into a closed port, they are freed at once.
-if (memorySnapshot?.load) freeNow(memorySnapshot.load.buffer);
-// A restored Pyodide puts the working directory ('') on sys.path a second time: as it was after a load.
-if (memorySnapshot?.load) pyodide.runPython('import sys\nsys.path[:] = list(dict.fromkeys(sys.path))');
-if (memorySnapshot?.make) {
-  const bytes = pyodide.makeMemorySnapshot();
-  parentPort.postMessage({ type: 'memorySnapshot', bytes }, [bytes.buffer]);
-}
+// The snapshot's 30 MiB are let go before the resident memory, which decides recycles, is first read.
+const made = settleSnapshotStart(pyodide, memorySnapshot);
+if (made) parentPort.postMessage({ type: 'memorySnapshot', bytes: made }, [made.buffer]);
 const runner = IsolatedRunner.start(pyodide, hook, { runnerSource, interruptBuffer, fileBytesPerRun });
 globalThis.gc?.();
 
