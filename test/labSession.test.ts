@@ -5,7 +5,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { PRESETS, type ExperimentConfig } from '../src/core/experiment';
+import { NUMERIC_BOUNDS, PRESETS, type ExperimentConfig } from '../src/core/experiment';
 import { deserializeCheckpoint, serializeCheckpoint } from '../src/core/run/checkpoint';
 import type { GPTConfig } from '../src/core/model/config';
 import { GPT } from '../src/core/model/gpt';
@@ -18,7 +18,7 @@ import type { PretrainShape } from '../src/trainerWorker/pretrainJob';
 import { progressEvent } from '../src/trainerWorker/progressEvent';
 import type { ModelAnswer } from '../src/core/rollout/answerQuestion';
 import type { AskedModel } from '../src/trainerWorker/askRequest';
-import type { CheckpointBlob } from '../src/trainerWorker/checkpointBlob';
+import type { CheckpointBlob } from '../src/core/run/checkpointBlob';
 import type { BackendInfo, LabEvent } from '../src/trainerWorker/protocol';
 import { createTrainerApi } from '../src/trainerWorker/trainerApi';
 import { WorkQueue } from '../src/trainerWorker/workQueue';
@@ -647,7 +647,7 @@ describe('createTrainerApi', () => {
     return { worker, init: () => worker.init({ backend: 'auto', baseModelUrl: '/models/base/model.json' }, (e) => events.push(e)) };
   }
 
-  it('refuses commands before init, and a bad config with the field message and an error event', async () => {
+  it('refuses commands before init, and a bad start with its message and an error event', async () => {
     const events: LabEvent[] = [];
     const choices: string[] = [];
     const { worker, init } = api(events, choices);
@@ -661,12 +661,11 @@ describe('createTrainerApi', () => {
     ]);
 
     events.length = 0;
-    const bad = { ...CONFIG, nmax: 99, learningRate: Number.NaN };
-    await expect(worker.startRun('run-x', bad)).rejects.toThrow(
-      'invalid experiment config: nmax must be between 0 and 16; learningRate must be a number',
-    );
+    // The config itself is checked where it enters the page (validKnobs, runChecks), not again here.
+    const message = `a run can start from a checkpoint at a whole step from 0 to ${NUMERIC_BOUNDS.steps[1]}, got -1`;
+    await expect(worker.startRun('run-x', CONFIG, { checkpoint: baseBlob(), step: -1 })).rejects.toThrow(message);
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(events).toEqual([{ type: 'error', message: 'invalid experiment config: nmax must be between 0 and 16; learningRate must be a number' }]);
+    expect(events).toEqual([{ type: 'error', message }]);
 
     // The worker is still usable after refusing the input.
     await worker.startRun('run-ok', CONFIG);

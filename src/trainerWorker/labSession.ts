@@ -27,7 +27,7 @@ import { progressEvent } from './progressEvent';
 import { StageEvents } from './stageEvents';
 import { readWeightsAsync } from './readWeightsAsync';
 import type { AskedModel, AskRequest } from './askRequest';
-import type { CheckpointBlob } from './checkpointBlob';
+import type { CheckpointBlob } from '../core/run/checkpointBlob';
 import type { EvaluationRow, LabEvent, RunFrom, RunStatus, TrainerCommands } from './protocol';
 import { WorkQueue } from './workQueue';
 
@@ -102,13 +102,13 @@ export class LabSession implements TrainerCommands {
   /**
    * Replaces the current run (stopping its training) with a new one at its start point. A run's
    * checkpoint continues exactly (weights, Adam, random streams, step); the notices say what could
-   * not be restored (a weights-only checkpoint, a start model other than the run's).
+   * not be restored (a weights-only checkpoint, a start model other than the run's). The config is
+   * checked once, where it enters the lab: the knobs by validKnobs, a stored run or run file when
+   * read (runChecks.checkConfig); the worker's one caller is that page, so it does not check again.
    */
   async startRun(runId: string, config: ExperimentConfig, from?: RunFrom): Promise<string[]> {
     if (typeof runId !== 'string' || runId === '') throw new Error('startRun needs a non-empty run id');
     if (typeof config !== 'object' || config === null) throw new Error('startRun needs an experiment config object');
-    const errors = Object.values(configErrors(config));
-    if (errors.length > 0) throw new Error(`invalid experiment config: ${errors.join('; ')}`);
     if (from !== undefined && !(Number.isInteger(from.step) && from.step >= 0 && from.step <= NUMERIC_BOUNDS.steps[1])) {
       throw new Error(`a run can start from a checkpoint at a whole step from 0 to ${NUMERIC_BOUNDS.steps[1]}, got ${String(from.step)}`);
     }
@@ -417,7 +417,7 @@ export class LabSession implements TrainerCommands {
   }
 }
 
-/** A trainer for `model`; should the trainer refuse the config (a batch too large for this model), the model is freed. */
+/** An error's message, for an 'error' event or a notice. */
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
