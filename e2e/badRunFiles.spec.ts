@@ -10,7 +10,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { decodeRunFile } from '../src/ui/files/runFile';
+import { decodeRunFile } from '../src/core/archive/runFile';
 import { goodRunFile, malformedRunFiles, withValue } from '../test/malformedRunFiles';
 
 test.describe.configure({ timeout: 300_000 });

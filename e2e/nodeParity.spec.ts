@@ -2,7 +2,9 @@
  * Every figure in the lab can be reproduced from the command line: the same preset, seed and knobs,
  * trained in the lab on wasm and by `npm run train` in Node, give the same metrics at every step,
  * held-out accuracy included (all but the timing fields). Measured once at full size: the
- * classroom preset at seed 1 matched field for field over 52 steps.
+ * classroom preset at seed 1 matched field for field over 52 steps. And a run travels between them
+ * as the lab's run file (`npm run runfile`): the lab's export continues on the command line as the
+ * command line's own run does, and a command-line run, packed, opens in the lab with its curves.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -19,13 +21,17 @@ const TIMING_FIELDS = ['seconds', 'tokensPerSecond'];
 type Metrics = Record<string, unknown>;
 const withoutTiming = (metrics: Metrics[]) => metrics.map((m) => Object.fromEntries(Object.entries(m).filter(([key]) => !TIMING_FIELDS.includes(key))));
 
-test.describe.configure({ timeout: 300_000 });
+test.describe.configure({ timeout: 420_000 });
 
-test('the lab on wasm and npm run train give the same metrics for the same preset, seed and knobs', async ({ page }) => {
-  const out = mkdtempSync(join(tmpdir(), 'node-parity-'));
+const TSX = 'node_modules/.bin/tsx';
+const metricsIn = (dir: string) => readFileSync(join(dir, 'metrics.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Metrics);
+
+test('the lab on wasm and npm run train give the same metrics for the same preset, seed and knobs, and a run travels between them', async ({ page }, testInfo) => {
+  const root = mkdtempSync(join(tmpdir(), 'node-parity-'));
+  const out = join(root, 'cli');
   try {
-    await run('node_modules/.bin/tsx', ['src/cli/train.ts', '--preset', 'quick', '--seed', '2', '--steps', '3', '--test-every', '3', '--out', out, '--force'], { timeout: 240_000 });
-    const cli = readFileSync(join(out, 'metrics.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Metrics);
+    await run(TSX, ['src/cli/train.ts', '--preset', 'quick', '--seed', '2', '--steps', '3', '--test-every', '3', '--out', out, '--force'], { timeout: 240_000 });
+    const cli = metricsIn(out);
     expect(cli.map((m) => m.step)).toEqual([0, 1, 2, 3]);
 
     await page.goto('/?preset=quick&backend=wasm&seed=2&autostart=1#steps=3&testEvery=3');
@@ -33,11 +39,32 @@ test('the lab on wasm and npm run train give the same metrics for the same prese
     await expect(page.getByTestId('run-status')).toHaveText('finished', { timeout: 240_000 });
     const download = page.waitForEvent('download');
     await page.getByTestId('export-run-button').click();
-    const lab = JSON.parse(readFileSync((await (await download).path())!, 'utf8')).metrics as Metrics[];
+    const labFile = (await (await download).path())!;
+    const lab = JSON.parse(readFileSync(labFile, 'utf8')).metrics as Metrics[];
 
     expect(lab[3].testAccuracy).not.toBeNull();
     expect(withoutTiming(lab)).toEqual(withoutTiming(cli));
+
+    // The lab's run file, unpacked, goes on for a step on the command line as the CLI's own run does.
+    const fromLab = join(root, 'from-lab');
+    await run(TSX, ['src/cli/runFile.ts', 'unpack', labFile, '--out', fromLab]);
+    for (const dir of [fromLab, out]) await run(TSX, ['src/cli/train.ts', '--resume', dir, '--steps', '4'], { timeout: 120_000 });
+    const continued = withoutTiming(metricsIn(fromLab));
+    expect(continued.map((m) => m.step)).toEqual([0, 1, 2, 3, 4]);
+    expect(continued).toEqual(withoutTiming(metricsIn(out)));
+
+    // The command line's run, packed, opens in the lab with its curves to step 4.
+    const packed = testInfo.outputPath('cli-run.json');
+    await run(TSX, ['src/cli/runFile.ts', 'pack', out, '--out', packed, '--name', 'from the command line']);
+    await page.getByTestId('import-input').setInputFiles(packed);
+    await expect(page.getByTestId('run-name').filter({ hasText: 'from the command line' })).toHaveCount(1);
+    await expect(page.getByTestId('step-counter')).toHaveText('4');
+    await expect(page.getByTestId('run-list')).toContainText('saved @4');
+    const reexport = page.waitForEvent('download');
+    await page.getByTestId('export-run-button').click();
+    const shown = JSON.parse(readFileSync((await (await reexport).path())!, 'utf8')).metrics as Metrics[];
+    expect(shown).toEqual(metricsIn(out));
   } finally {
-    rmSync(out, { recursive: true, force: true });
+    rmSync(root, { recursive: true, force: true });
   }
 });

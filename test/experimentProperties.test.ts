@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { experimentFromFlags, kebab, knobOptions, knobUsage, UsageError } from '../src/cli/cliArgs';
 import { configErrors, EXPERIMENT_PROPERTIES, NUMERIC_BOUNDS, PRESETS, type ExperimentConfig } from '../src/core/experiment';
 import { KIND_LABELS, KNOBS, TIER_KEYS } from '../src/ui/state/knobs';
-import { FORMAT_LABELS } from '../src/ui/state/startFrom';
+import { FORMAT_LABELS } from '../src/core/archive/startFrom';
 import { defaultUrlState, parseLabUrl, serialiseLabHash } from '../src/ui/state/urlState';
 
 const keys = EXPERIMENT_PROPERTIES.map((p) => p.key);

@@ -23,6 +23,8 @@ const CORE_FLOORS: readonly (readonly string[])[] = [
   ['rollout/'],
   // the pretraining corpus; what a step and a run measure; held-out evaluation
   ['corpus/', 'metrics/', 'eval/'],
+  // a run as one file that travels (config, curves, samples, evaluation, checkpoint), checked when read
+  ['archive/'],
   // the three ways to train, in the order a model meets them
   ['pretrain/'],
   ['sft/'],

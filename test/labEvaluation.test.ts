@@ -20,7 +20,7 @@ import { passAtOneWithProgress, type EvaluationHooks } from '../src/trainerWorke
 import { checkpointEpisodeLimits } from '../src/core/eval/checkpointLimits';
 import { DEFAULT_PASS_AT_ONE, parseNmaxList, passAtOneSettingsErrors } from '../src/trainerWorker/evaluationRequest';
 import { LabSession } from '../src/trainerWorker/labSession';
-import type { CheckpointBlob } from '../src/trainerWorker/checkpointBlob';
+import type { CheckpointBlob } from '../src/core/run/checkpointBlob';
 import type { LabEvent } from '../src/trainerWorker/protocol';
 import { useNodeBackend } from '../src/node/tfBackend';
 import { scriptedPolicy } from './scriptedPolicy';

@@ -5,9 +5,8 @@
  */
 import { PRESETS } from '../src/core/experiment';
 import { TOKENIZER_VERSION } from '../src/core/tokenizer';
-import { RUN_LIMITS } from '../src/ui/files/runChecks';
-import { encodeRunFile } from '../src/ui/files/runFile';
-import { columnsFromHistory } from '../src/ui/state/runColumns';
+import { RUN_LIMITS } from '../src/core/archive/runChecks';
+import { encodeRunFile } from '../src/core/archive/runFile';
 import { metricsAt, sampleAt } from './uiFixtures';
 
 const manifest = {
@@ -47,7 +46,7 @@ const passAtOne = {
 export const goodRunFile: Record<string, unknown> = {
   ...JSON.parse(
     encodeRunFile(
-      { name: 'good run', preset: 'quick', config: goodRunConfig, columns: columnsFromHistory(history), samples: [sampleAt(2, 1), sampleAt(1, 0, false)], evaluation: { 0: 0.1, 2: 0.4 } },
+      { name: 'good run', preset: 'quick', config: goodRunConfig, metrics: history, samples: [sampleAt(2, 1), sampleAt(1, 0, false)], evaluation: { 0: 0.1, 2: 0.4 } },
       { step: 2, blob: { manifest, weights: new Uint8Array(Float32Array.from([0.5]).buffer) } },
     ),
   ),

@@ -7,7 +7,7 @@ import {
   decodeCheckpointFile,
   decodeCheckpointPair,
   encodeCheckpointFile,
-} from '../src/ui/files/checkpointFile';
+} from '../src/core/archive/checkpointFile';
 
 /** A manifest for two weights, 2x3 and 4 floats: 24 + 16 = 40 bytes. */
 function manifest(overrides: Record<string, unknown> = {}) {

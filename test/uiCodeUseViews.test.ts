@@ -16,7 +16,7 @@ import { LabContext } from '../src/ui/LabContext';
 import type { LabController } from '../src/ui/controller/labController';
 import { ComparePanel } from '../src/ui/panels/ComparePanel';
 import { EvaluationPanel } from '../src/ui/panels/EvaluationPanel';
-import { checkPassAtOne, checkStepMetrics, RunDataError } from '../src/ui/files/runChecks';
+import { checkPassAtOne, checkStepMetrics, RunDataError } from '../src/core/archive/runChecks';
 import { makeRun, type LabRun } from '../src/ui/state/labRun';
 import { createLabStore, putRun, type LabState } from '../src/ui/state/labStore';
 import { defaultUrlState } from '../src/ui/state/urlState';

@@ -7,14 +7,15 @@
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import type { CheckpointBlob } from '../src/trainerWorker/checkpointBlob';
+import type { CheckpointBlob } from '../src/core/run/checkpointBlob';
 import { evaluationOptions, parseSourceKey, resultOf, sourceKey } from '../src/ui/controller/evaluationJob';
 import { LabController } from '../src/ui/controller/labController';
 import { openRunDatabase } from '../src/ui/db/runDatabase';
-import { runExport } from '../src/ui/files/runExport';
+import { runExport } from '../src/core/archive/runExport';
 import { chooseStart, createLabStore, setKnob } from '../src/ui/state/labStore';
 import { LAB_PRESETS } from '../src/ui/state/presets';
-import { startFormatError, startModelUrl } from '../src/ui/state/startFrom';
+import { metricsRows } from '../src/ui/state/runColumns';
+import { startFormatError, startModelUrl } from '../src/core/archive/startFrom';
 import { copyConfig, defaultUrlState, parseLabUrl, serialiseLabHash } from '../src/ui/state/urlState';
 import { fakeConnector } from './uiFakeTrainer';
 
@@ -75,7 +76,7 @@ describe('start model', () => {
     const runId = store.getState().runOrder[0];
     const run = store.getState().runs[runId];
     expect(run.startFrom).toBe('coldstart');
-    expect(runExport(run).startFrom).toBe('coldstart');
+    expect(runExport({ ...run, metrics: metricsRows(run.columns) }).startFrom).toBe('coldstart');
     await controller.flush();
     expect((await db.listRuns())[0].startFrom).toBe('coldstart');
 
@@ -140,7 +141,7 @@ describe('pass@1 evaluation from the lab', () => {
     const second = await lab(dbName);
     const restored = second.store.getState().runs[runId];
     expect(restored.passAtOne).toEqual(result);
-    expect(runExport(restored).passAtOne).toEqual(result);
+    expect(runExport({ ...restored, metrics: metricsRows(restored.columns) }).passAtOne).toEqual(result);
     expect(resultOf(second.store.getState(), parseSourceKey(sourceKey({ kind: 'run', runId })))).toEqual(result);
   });
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PRESETS } from '../src/core/experiment';
 import { SCALAR_METRICS } from '../src/core/metrics/stepMetrics';
-import { CSV_COLUMNS, exportFileName, runCsv, runExport } from '../src/ui/files/runExport';
-import { columnsFromHistory } from '../src/ui/state/runColumns';
+import { CSV_COLUMNS, exportFileName, runCsv, runExport } from '../src/core/archive/runExport';
 import { metricsAt, sampleAt } from './uiFixtures';
 
 const history = [
@@ -17,7 +16,7 @@ describe('run export', () => {
     const config = { ...PRESETS.quick, seed: 42 };
     const samples = [sampleAt(3, 1)];
     const exported = JSON.parse(
-      JSON.stringify(runExport({ name: 'quick run', preset: 'quick', config, columns: columnsFromHistory(history), samples, evaluation: { 0: 0.25, 2: 0.5 } })),
+      JSON.stringify(runExport({ name: 'quick run', preset: 'quick', config, metrics: history, samples, evaluation: { 0: 0.25, 2: 0.5 } })),
     );
     expect(Object.keys(exported).sort()).toEqual(['config', 'evaluation', 'format', 'metrics', 'name', 'passAtOne', 'preset', 'samples', 'seed', 'startFrom', 'summary']);
     expect(exported.startFrom).toBe('base');

@@ -7,7 +7,7 @@ import type { ExperimentConfig } from '../src/core/experiment';
 import type { EvalReport } from '../src/core/eval/evalReport';
 import type { AskRequest } from '../src/trainerWorker/askRequest';
 import type { PassAtOneRequest } from '../src/trainerWorker/evaluationRequest';
-import type { CheckpointBlob } from '../src/trainerWorker/checkpointBlob';
+import type { CheckpointBlob } from '../src/core/run/checkpointBlob';
 import type { BackendChoice, LabEvent, RunFrom, TrainerWorkerApi } from '../src/trainerWorker/protocol';
 import type { ConnectTrainer } from '../src/ui/controller/trainerConnection';
 import { metricsAt, sampleAt } from './uiFixtures';

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PRESETS } from '../src/core/experiment';
 import { TOKENIZER_VERSION } from '../src/core/tokenizer';
-import { runExport } from '../src/ui/files/runExport';
-import { decodeRunFile, encodeRunFile, RUN_FILE_VERSION } from '../src/ui/files/runFile';
-import { columnsFromHistory } from '../src/ui/state/runColumns';
+import { runExport } from '../src/core/archive/runExport';
+import { decodeRunFile, encodeRunFile, RUN_FILE_VERSION } from '../src/core/archive/runFile';
 import { metricsAt, sampleAt } from './uiFixtures';
 
 /** A version 2 manifest: one weight of 3 floats, then Adam's two moments of it: 36 bytes. */
@@ -30,7 +29,7 @@ const run = {
   name: 'quick Nmax 2 ppo seed 7',
   preset: 'quick',
   config,
-  columns: columnsFromHistory(history),
+  metrics: history,
   samples: [sampleAt(2, 1), sampleAt(1, 0, false)],
   evaluation: { 0: 0.1, 2: 0.4 },
 };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { makeRun, SAMPLES_KEPT } from '../src/ui/state/labRun';
+import { SAMPLES_KEPT } from '../src/core/archive/runChecks';
+import { makeRun } from '../src/ui/state/labRun';
 import { choosePreset, createLabStore, notify, putRun, reduceLabEvent, setKnob, type LabState, type LabStore } from '../src/ui/state/labStore';
 import { LAB_PRESETS } from '../src/ui/state/presets';
 import { defaultUrlState } from '../src/ui/state/urlState';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PRESETS } from '../src/core/experiment';
-import type { CheckpointBlob } from '../src/trainerWorker/checkpointBlob';
+import type { CheckpointBlob } from '../src/core/run/checkpointBlob';
 import { RunWrites } from '../src/ui/controller/runWrites';
 import { StorePersistence } from '../src/ui/controller/storePersistence';
 import type { RunDatabase } from '../src/ui/db/runDatabase';

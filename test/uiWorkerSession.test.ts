@@ -5,7 +5,7 @@
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import type { CheckpointBlob } from '../src/trainerWorker/checkpointBlob';
+import type { CheckpointBlob } from '../src/core/run/checkpointBlob';
 import type { TrainerWorkerApi } from '../src/trainerWorker/protocol';
 import { openRunDatabase } from '../src/ui/db/runDatabase';
 import { makeRun } from '../src/ui/state/labRun';

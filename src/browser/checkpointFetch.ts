@@ -3,7 +3,7 @@
  * in public/models/base/): `model.json`, the manifest, and `weights.bin` beside it. The manifest is
  * checked later, by deserializeCheckpoint; this only says clearly when a file is missing or garbled.
  */
-import type { CheckpointBlob } from '../trainerWorker/checkpointBlob';
+import type { CheckpointBlob } from '../core/run/checkpointBlob';
 
 const MANIFEST_FILE = 'model.json';
 const WEIGHTS_FILE = 'weights.bin';

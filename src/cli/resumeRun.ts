@@ -7,13 +7,16 @@
  * saved state (its files from two saves, NaN weights, metrics that stop before its step) is refused.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { START_FROM_CHOICES, START_MODELS } from '../core/archive/startFrom';
 import { configErrors, withSavedConfigDefaults, type ExperimentConfig } from '../core/experiment';
 import type { GPT } from '../core/model/gpt';
 import type { StepMetrics } from '../core/metrics/stepMetrics';
 import type { RunPoint } from '../core/rl/openRun';
 import type { ReferenceIdentity } from '../core/run/trainerState';
+import type { LoadedCheckpoint } from '../core/run/checkpoint';
 import { CheckpointError, finishCheckpointSwap, loadCheckpointDir } from '../node/checkpointFiles';
+import { DEFAULT_BASE_CHECKPOINT } from './cliArgs';
 
 export interface ResumedRun {
   /** The run's config, with `steps` raised to the new budget when one was given. */
@@ -35,7 +38,11 @@ export interface ResumedRun {
 /** A refusal to resume, said as is (exit 2). */
 export class ResumeError extends Error {}
 
-export async function openRunToResume(dir: string, steps: number | undefined): Promise<ResumedRun> {
+/**
+ * `base`: where the run's start model is when not where the run recorded it (a run from the lab,
+ * which names it "base model"); its fingerprint is checked all the same.
+ */
+export async function openRunToResume(dir: string, steps: number | undefined, base?: string): Promise<ResumedRun> {
   const checkpointDir = join(dir, 'checkpoint');
   await finishCheckpointSwap(checkpointDir);
   for (const file of [join(checkpointDir, 'model.json'), join(dir, 'metrics.jsonl')]) {
@@ -75,17 +82,8 @@ export async function openRunToResume(dir: string, steps: number | undefined): P
       throw new ResumeError(`${metricsPath} has no line for step ${missing}, though ${checkpointDir} is at step ${step}: the two are not of one run`);
     }
 
-    const basePath = trainer?.reference.source ?? baseRecord.path;
-    if (typeof basePath !== 'string' || !existsSync(join(basePath, 'model.json'))) {
-      throw new ResumeError(`the run's start model (its KL reference) is not at ${JSON.stringify(basePath)}`);
-    }
-    const start = await loadOrRefuse(basePath);
-    if (trainer && start.fingerprint !== trainer.reference.fingerprint) {
-      start.model.dispose();
-      throw new ResumeError(
-        `the start model at ${basePath} is not the one the run began from (fingerprint ${start.fingerprint}, the run recorded ${trainer.reference.fingerprint}): against another KL reference it would not continue the run`,
-      );
-    }
+    const recorded = trainer?.reference.source ?? baseRecord.path;
+    const { basePath, start } = await startModel(base ?? recorded, base === undefined, trainer?.reference.fingerprint);
     writeLines(metrics);
     writeLines(samples);
     const history = metrics.kept as unknown as StepMetrics[];
@@ -106,6 +104,37 @@ export async function openRunToResume(dir: string, steps: number | undefined): P
     throw error;
   }
 }
+
+/**
+ * The run's start model: at `path`, or, when `path` is only the run's record of it and no
+ * directory there holds that model, the shipped start model (public/models/base, coldstart) with
+ * the fingerprint the run recorded. A start model other than the run's is refused: against another
+ * KL reference the run would not continue as it was.
+ */
+async function startModel(path: unknown, recordedOnly: boolean, fingerprint: string | undefined): Promise<{ basePath: string; start: LoadedCheckpoint }> {
+  let other: ResumeError | null = null;
+  if (typeof path === 'string' && existsSync(join(path, 'model.json'))) {
+    const start = await loadOrRefuse(path);
+    if (fingerprint === undefined || start.fingerprint === fingerprint) return { basePath: path, start };
+    start.model.dispose();
+    other = new ResumeError(
+      `the start model at ${path} is not the one the run began from (fingerprint ${start.fingerprint}, the run recorded ${fingerprint}): against another KL reference it would not continue the run`,
+    );
+  }
+  if (recordedOnly && fingerprint !== undefined) {
+    for (const shipped of SHIPPED_START_MODELS.filter((dir) => dir !== path && existsSync(join(dir, 'model.json')))) {
+      const start = await loadOrRefuse(shipped);
+      if (start.fingerprint === fingerprint) return { basePath: shipped, start };
+      start.model.dispose();
+    }
+  }
+  if (other) throw other;
+  const shipped = recordedOnly && fingerprint !== undefined ? ` nor among the shipped start models (${SHIPPED_START_MODELS.join(', ')}): pass --base DIR to say where it is` : '';
+  throw new ResumeError(`the run's start model (its KL reference) is not at ${JSON.stringify(path)}${shipped}`);
+}
+
+/** The start models shipped beside the base model, where a run from the lab began. */
+const SHIPPED_START_MODELS = START_FROM_CHOICES.map((start) => join(dirname(DEFAULT_BASE_CHECKPOINT), START_MODELS[start].folder));
 
 /** A checkpoint directory, or a ResumeError saying why it cannot be loaded. */
 async function loadOrRefuse(dir: string) {

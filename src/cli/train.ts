@@ -20,6 +20,7 @@ import type { StepMetrics } from '../core/metrics/stepMetrics';
 import { openRun } from '../core/rl/openRun';
 import type { StepRecord } from '../core/rl/trainer';
 import { loadCheckpointDir, saveCheckpointDirAtomically } from '../node/checkpointFiles';
+import { runFilesIn } from '../node/runDirectory';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
 import { useNodeBackend, type NodeBackend } from '../node/tfBackend';
 import { argsOrExitCode, DEFAULT_BASE_CHECKPOINT, experimentFromFlags, joinNegativeValues, knobOptions, knobUsage, UsageError, wholeNumberFlag } from './cliArgs';
@@ -44,19 +45,23 @@ const USAGE = `usage: npm run train -- [--preset ${Object.keys(PRESETS).join('|'
                         --force replaces a run already in DIR (without it, such a DIR is refused)
                         --save-every N saves the checkpoint every N steps (default ${DEFAULT_SAVE_EVERY}), besides at the end and on Ctrl-C
                         --nmax N,N,... trains one run per Nmax in DIR/nmax-N (DIR: --out, default runs/sweep), one process per core at a time
-       npm run train -- --resume DIR [--steps N] [--backend wasm|cpu] [--save-every N]
-                        continues the run in DIR exactly where it stopped, up to step N (default: its own steps)
+       npm run train -- --resume DIR [--steps N] [--backend wasm|cpu] [--save-every N] [--base START_DIR]
+                        continues the run in DIR exactly where it stopped, up to step N (default: its own steps);
+                        a run from the lab (npm run runfile -- unpack) finds its start model among the shipped
+                        ones by fingerprint, or at --base
 knobs (each overrides the preset):
 ${knobUsage()}`;
 
 /** --resume takes the run's own config; only these flags may come with it. */
-const RESUME_FLAGS = ['resume', 'steps', 'backend', 'save-every'];
+const RESUME_FLAGS = ['resume', 'steps', 'backend', 'save-every', 'base'];
 
 interface ResumeArgs {
   resume: string;
   steps: number | undefined;
   backend: NodeBackend;
   saveEvery: number;
+  /** Where the run's start model is, when not where the run recorded it (a run from the lab). */
+  base: string | undefined;
 }
 
 interface TrainArgs {
@@ -72,9 +77,6 @@ interface TrainArgs {
   force: boolean;
   saveEvery: number;
 }
-
-/** What a run directory holds; any of them in --out means a run is there. */
-const RUN_FILES = ['metrics.jsonl', 'samples.jsonl', 'summary.json', 'checkpoint'];
 
 const STRING = { type: 'string' as const };
 
@@ -120,7 +122,7 @@ function parseResumeArgs(flags: Record<string, string | boolean | undefined>, ba
   }
   const raw = flags.steps as string | undefined;
   const steps = raw === undefined ? undefined : wholeNumberFlag('steps', raw, NUMERIC_BOUNDS.steps[0], NUMERIC_BOUNDS.steps[1]);
-  return { resume: flags.resume as string, steps, backend, saveEvery };
+  return { resume: flags.resume as string, steps, backend, saveEvery, base: flags.base as string | undefined };
 }
 
 function figures(m: StepMetrics, lastTest: number | null): string {
@@ -134,7 +136,7 @@ type RunSetup = ResumedRun & { out: string };
 /** A new run from its base checkpoint, or the exit code when it cannot start. */
 async function newRun(args: TrainArgs): Promise<RunSetup | number> {
   const { config, out } = args;
-  const existing = RUN_FILES.filter((name) => existsSync(join(out, name)));
+  const existing = runFilesIn(out);
   if (existing.length > 0 && !args.force) {
     process.stderr.write(
       `train: ${out} already holds a run (${existing.join(', ')}); pass --force to replace it, --resume ${out} to continue it, or another --out\n`,
@@ -178,7 +180,7 @@ async function newRun(args: TrainArgs): Promise<RunSetup | number> {
 /** The stopped run in args.resume, or the exit code when it cannot continue. */
 async function resumedRun(args: ResumeArgs): Promise<RunSetup | number> {
   try {
-    return { ...(await openRunToResume(args.resume, args.steps)), out: args.resume };
+    return { ...(await openRunToResume(args.resume, args.steps, args.base)), out: args.resume };
   } catch (error) {
     if (!(error instanceof ResumeError)) throw error;
     process.stderr.write(`train: ${error.message}\n`);

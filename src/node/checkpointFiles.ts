@@ -10,6 +10,7 @@ import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { deserializeCheckpoint, serializeCheckpoint, type CheckpointManifest, type LoadedCheckpoint } from '../core/run/checkpoint';
 import type { GPT } from '../core/model/gpt';
+import type { CheckpointBlob } from '../core/run/checkpointBlob';
 import type { TrainerState } from '../core/run/trainerState';
 
 export const MANIFEST_FILE = 'model.json';
@@ -24,10 +25,14 @@ export class CheckpointError extends Error {}
  * leaves either file old or new, never cut; a pair from two saves is caught on load by the hash.
  */
 export async function saveCheckpointDir(dir: string, model: GPT, meta: Record<string, unknown>, trainer?: TrainerState): Promise<void> {
-  const { manifest, weights } = serializeCheckpoint(model, meta, trainer);
+  await writeCheckpointBlobDir(dir, serializeCheckpoint(model, meta, trainer));
+}
+
+/** A checkpoint as its manifest and weights (a run file's, the lab's) written as a checkpoint directory, as saveCheckpointDir writes one. */
+export async function writeCheckpointBlobDir(dir: string, { manifest, weights }: CheckpointBlob): Promise<void> {
   await mkdir(dir, { recursive: true });
   await writeWhole(join(dir, WEIGHTS_FILE), weights);
-  await writeWhole(join(dir, MANIFEST_FILE), manifestText(manifest, weights));
+  await writeWhole(join(dir, MANIFEST_FILE), manifestText(manifest as CheckpointManifest, weights));
 }
 
 /**
@@ -68,15 +73,7 @@ export async function finishCheckpointSwap(dir: string): Promise<void> {
  * that diverged: sampled or trained on, every answer would be garbage and every update NaN).
  */
 export async function loadCheckpointDir(dir: string): Promise<LoadedCheckpoint> {
-  const manifestText = await readCheckpointFile(dir, MANIFEST_FILE, 'utf8');
-  const weights = await readCheckpointFile(dir, WEIGHTS_FILE);
-  let manifest: unknown;
-  try {
-    manifest = JSON.parse(manifestText);
-  } catch (error) {
-    throw new CheckpointError(`${join(dir, MANIFEST_FILE)} is not valid JSON: ${(error as Error).message}`);
-  }
-  const bytes = new Uint8Array(weights.buffer, weights.byteOffset, weights.byteLength);
+  const { manifest, bytes } = await readCheckpointFiles(dir);
   // The layout first: a weights.bin cut short (a copy or a save that did not finish) is said to be
   // cut, where its hash would only say it is not this save's.
   let loaded: LoadedCheckpoint;
@@ -88,9 +85,7 @@ export async function loadCheckpointDir(dir: string): Promise<LoadedCheckpoint> 
   const recorded = (manifest as { weightsSha256?: unknown }).weightsSha256;
   if (recorded !== undefined && recorded !== sha256(bytes)) {
     loaded.model.dispose();
-    throw new CheckpointError(
-      `${join(dir, WEIGHTS_FILE)} is not the weights ${join(dir, MANIFEST_FILE)} was saved with (its SHA-256 differs from the recorded one): the two files come from different saves`,
-    );
+    throw new CheckpointError(notOneSave(dir));
   }
   const layout = manifest as CheckpointManifest;
   const bad = nonFiniteEntry([...layout.weights, ...(layout.trainer?.optimizer.moments ?? [])], bytes);
@@ -103,6 +98,19 @@ export async function loadCheckpointDir(dir: string): Promise<LoadedCheckpoint> 
   return loaded;
 }
 
+/**
+ * A checkpoint directory's manifest and weights as they are, the two files checked to be of one
+ * save, without the on-disk hash: what a run file carries (its codec checks the rest: layout,
+ * finite values). No model is built, so no tfjs backend is needed.
+ */
+export async function readCheckpointBlob(dir: string): Promise<CheckpointBlob> {
+  const { manifest, bytes } = await readCheckpointFiles(dir);
+  if (typeof manifest !== 'object' || manifest === null) throw new CheckpointError(`${join(dir, MANIFEST_FILE)} is not a checkpoint manifest`);
+  const { weightsSha256, ...rest } = manifest as { weightsSha256?: unknown };
+  if (weightsSha256 !== undefined && weightsSha256 !== sha256(bytes)) throw new CheckpointError(notOneSave(dir));
+  return { manifest: rest, weights: bytes };
+}
+
 /** The first entry of the buffer (laid out as checked by deserializeCheckpoint) holding a NaN or an infinity, with how many. */
 function nonFiniteEntry(entries: { name: string; offset: number; length: number }[], bytes: Uint8Array): { name: string; count: number } | null {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -112,6 +120,21 @@ function nonFiniteEntry(entries: { name: string; offset: number; length: number 
     if (count > 0) return { name, count };
   }
   return null;
+}
+
+/** The manifest, parsed, and the weights' bytes of a checkpoint directory. */
+async function readCheckpointFiles(dir: string): Promise<{ manifest: unknown; bytes: Uint8Array }> {
+  const manifestText = await readCheckpointFile(dir, MANIFEST_FILE, 'utf8');
+  const weights = await readCheckpointFile(dir, WEIGHTS_FILE);
+  try {
+    return { manifest: JSON.parse(manifestText), bytes: new Uint8Array(weights.buffer, weights.byteOffset, weights.byteLength) };
+  } catch (error) {
+    throw new CheckpointError(`${join(dir, MANIFEST_FILE)} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function notOneSave(dir: string): string {
+  return `${join(dir, WEIGHTS_FILE)} is not the weights ${join(dir, MANIFEST_FILE)} was saved with (its SHA-256 differs from the recorded one): the two files come from different saves`;
 }
 
 function sha256(bytes: Uint8Array): string {

@@ -4,7 +4,7 @@
  * answers. Types only: no tfjs.
  */
 import type { ExperimentConfig } from '../core/experiment';
-import type { CheckpointBlob } from './checkpointBlob';
+import type { CheckpointBlob } from '../core/run/checkpointBlob';
 
 /** The run the worker holds (its weights now), a checkpoint (a run saved, a start model), or the base model. */
 export type AskedModel = { kind: 'run'; runId: string } | { kind: 'checkpoint'; checkpoint: CheckpointBlob } | { kind: 'base' };

@@ -6,7 +6,7 @@
  */
 import type { PassAtOneSettings } from '../core/eval/evalReport';
 import { NUMERIC_BOUNDS } from '../core/experiment';
-import type { CheckpointBlob } from './checkpointBlob';
+import type { CheckpointBlob } from '../core/run/checkpointBlob';
 
 export interface PassAtOneRequest extends PassAtOneSettings {
   checkpoint: CheckpointBlob;

@@ -9,7 +9,7 @@ import { GPT } from '../core/model/gpt';
 import { BASE_PRETRAIN_CONFIG, Pretrainer, type PretrainConfig } from '../core/pretrain/pretrainer';
 import { progressEvent } from './progressEvent';
 import { readWeightsAsync } from './readWeightsAsync';
-import type { CheckpointBlob } from './checkpointBlob';
+import type { CheckpointBlob } from '../core/run/checkpointBlob';
 import type { LabEvent } from './protocol';
 
 export interface PretrainOptions {

@@ -12,7 +12,7 @@ import type { StepMetrics } from '../core/metrics/stepMetrics';
 import type { RolloutSample } from '../core/rollout/rolloutSample';
 import type { StepStage, StepStageName } from '../core/rl/stepStages';
 import type { AskRequest } from './askRequest';
-import type { CheckpointBlob } from './checkpointBlob';
+import type { CheckpointBlob } from '../core/run/checkpointBlob';
 import type { PassAtOneRequest } from './evaluationRequest';
 
 export type BackendName = 'webgpu' | 'webgl' | 'wasm' | 'cpu';

@@ -9,7 +9,7 @@ import { deserializeCheckpoint } from '../core/run/checkpoint';
 import type { PythonSandbox } from '../core/sandbox/protocol';
 import { LabSession, messageOf } from './labSession';
 import type { PretrainShape } from './pretrainJob';
-import type { CheckpointBlob } from './checkpointBlob';
+import type { CheckpointBlob } from '../core/run/checkpointBlob';
 import { TRAINER_COMMANDS, type BackendChoice, type BackendInfo, type LabEvent, type TrainerCommands, type TrainerWorkerApi } from './protocol';
 
 export interface TrainerEnvironment {

@@ -12,9 +12,9 @@
  * Everything is checked before anything changes: a corrupt or foreign file, or weights that are
  * not all finite numbers, is refused with an Error saying what is wrong. The worker checks the weights against the model config again.
  */
-import { configErrors, withSavedConfigDefaults, type ExperimentConfig } from '../../core/experiment';
-import { TOKENIZER_VERSION } from '../../core/tokenizer';
-import type { CheckpointBlob } from '../../trainerWorker/checkpointBlob';
+import { configErrors, withSavedConfigDefaults, type ExperimentConfig } from '../experiment';
+import { TOKENIZER_VERSION } from '../tokenizer';
+import type { CheckpointBlob } from '../run/checkpointBlob';
 import { RUN_LIMITS } from './runChecks';
 
 export const CHECKPOINT_FILE_FORMAT = 'tir-lab-checkpoint-file';

@@ -6,18 +6,20 @@
  * is refused with its place named. Each check returns a fresh value holding only the known fields;
  * a field added after a run was saved (a figure, a kind) reads as "not measured".
  */
-import { configErrors, EXPERIMENT_PROPERTIES, NUMERIC_BOUNDS, withSavedConfigDefaults, type ExperimentConfig } from '../../core/experiment';
-import type { EvalBlock, EvalReport } from '../../core/eval/evalReport';
-import { TOOL_FORMATS, type ToolFormatName } from '../../core/rollout/formats';
-import { emptyStepMetrics, SCALAR_METRICS, type StepMetrics } from '../../core/metrics/stepMetrics';
-import type { RolloutSample, SampleSegment } from '../../core/rollout/rolloutSample';
-import { KINDS, MAX_DEPTH, TIERS, type Kind, type Tier } from '../../core/tasks/problem';
-import { SAMPLES_KEPT, type PassAtOneResult } from '../state/labRun';
+import { configErrors, EXPERIMENT_PROPERTIES, NUMERIC_BOUNDS, withSavedConfigDefaults, type ExperimentConfig } from '../experiment';
+import type { EvalBlock, EvalReport, PassAtOneResult } from '../eval/evalReport';
+import { TOOL_FORMATS, type ToolFormatName } from '../rollout/formats';
+import { emptyStepMetrics, SCALAR_METRICS, type StepMetrics } from '../metrics/stepMetrics';
+import type { RolloutSample, SampleSegment } from '../rollout/rolloutSample';
+import { KINDS, MAX_DEPTH, TIERS, type Kind, type Tier } from '../tasks/problem';
 
 /**
  * The largest sizes a run may have. Each is well above what a run of the allowed knobs makes, so a
  * real run never meets one; past them a value can only be damage or an attack.
  */
+/** Samples a run keeps, newest first: the lab's inspector and a run file hold at most these. */
+export const SAMPLES_KEPT = 48;
+
 export const RUN_LIMITS = {
   /** Characters of a run's name, preset name or id: the lab names a run by its preset, Nmax, algorithm and seed. */
   name: 200,

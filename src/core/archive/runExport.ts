@@ -4,13 +4,12 @@
  * summary.json) and its latest pass@1 evaluation (`npm run eval`'s report); and CSV with one row
  * per step, the scalar metrics as columns, then the step-time split.
  */
-import type { ExperimentConfig } from '../../core/experiment';
-import { summariseRun, type RunSummary } from '../../core/metrics/runSummary';
-import { SCALAR_METRICS, type StepMetrics } from '../../core/metrics/stepMetrics';
-import type { RolloutSample } from '../../core/rollout/rolloutSample';
-import type { PassAtOneResult } from '../state/labRun';
-import { metricsRows, type RunColumns } from '../state/runColumns';
-import { startForFormat, type StartFrom } from '../state/startFrom';
+import type { ExperimentConfig } from '../experiment';
+import { summariseRun, type RunSummary } from '../metrics/runSummary';
+import { SCALAR_METRICS, type StepMetrics } from '../metrics/stepMetrics';
+import type { RolloutSample } from '../rollout/rolloutSample';
+import type { PassAtOneResult } from '../eval/evalReport';
+import { startForFormat, type StartFrom } from './startFrom';
 
 export const RUN_EXPORT_FORMAT = 'tir-lab-run';
 
@@ -33,8 +32,8 @@ export interface ExportableRun {
   name: string;
   preset: string;
   config: ExperimentConfig;
-  /** The lab's one record of the metrics; the export writes them as rows. */
-  columns: RunColumns;
+  /** Every recorded step's figures, in step order (the lab's columns as rows: metricsRows). */
+  metrics: StepMetrics[];
   samples: RolloutSample[];
   evaluation: Record<number, number> | null;
   /** Default: the start the config's format implies. */
@@ -43,7 +42,7 @@ export interface ExportableRun {
 }
 
 export function runExport(run: ExportableRun): RunExport {
-  const metrics = metricsRows(run.columns);
+  const { metrics } = run;
   return {
     format: RUN_EXPORT_FORMAT,
     name: run.name,

@@ -17,12 +17,12 @@
  * lab, holds NaN weights, or holds any field of a wrong type or size (runChecks.ts) is refused with
  * an Error saying what is wrong.
  */
-import type { ExperimentConfig } from '../../core/experiment';
-import type { StepMetrics } from '../../core/metrics/stepMetrics';
-import type { RolloutSample } from '../../core/rollout/rolloutSample';
-import type { CheckpointBlob } from '../../trainerWorker/checkpointBlob';
-import type { PassAtOneResult } from '../state/labRun';
-import { isStartFrom, startForFormat, startFormatError, type StartFrom } from '../state/startFrom';
+import type { ExperimentConfig } from '../experiment';
+import type { StepMetrics } from '../metrics/stepMetrics';
+import type { RolloutSample } from '../rollout/rolloutSample';
+import type { CheckpointBlob } from '../run/checkpointBlob';
+import type { PassAtOneResult } from '../eval/evalReport';
+import { isStartFrom, startForFormat, startFormatError, type StartFrom } from './startFrom';
 import { base64ToBytes, bytesToBase64, checkCheckpoint } from './checkpointFile';
 import { checkConfig, checkEvaluation, checkMetricsList, checkPassAtOne, checkRunName, checkSamples, isObject, RUN_LIMITS, RunDataError, text } from './runChecks';
 import { RUN_EXPORT_FORMAT, runExport, type ExportableRun } from './runExport';

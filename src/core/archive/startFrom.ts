@@ -4,7 +4,7 @@
  * the format knob must match it: a model that writes `<code>` tags under the fence format (or the
  * other way round) never has a block recognised, and so never runs code.
  */
-import { EXPERIMENT_PROPERTIES, type ToolFormatName } from '../../core/experiment';
+import { EXPERIMENT_PROPERTIES, type ToolFormatName } from '../experiment';
 
 export type StartFrom = 'base' | 'coldstart';
 

@@ -52,3 +52,10 @@ export interface EvalReport {
   wallSeconds: number;
   blocks: EvalBlock[];
 }
+
+/** A pass@1 evaluation (the lab's evaluation panel) of a model at a step. */
+export interface PassAtOneResult {
+  step: number;
+  report: EvalReport;
+  evaluatedAt: number;
+}

@@ -1,7 +1,7 @@
 /**
- * A checkpoint as it travels between the page and the worker and is stored in IndexedDB: the
- * manifest JSON and the float32 weights. Its own file because both the protocol and the evaluation
- * request carry it.
+ * A checkpoint as it travels: its manifest JSON (checkpoint.ts) and its float32 weights, as the
+ * page and the trainer worker pass it, IndexedDB stores it, a run file carries it and a checkpoint
+ * directory holds it in two files (node/checkpointFiles.ts).
  */
 export interface CheckpointBlob {
   manifest: unknown;

@@ -7,7 +7,7 @@
  * at start describe the worker, not the lab.
  */
 import type { BackendName, LabEvent, RunFrom, RunStatus, TrainerWorkerApi } from '../../trainerWorker/protocol';
-import { metaStep } from '../files/checkpointFile';
+import { metaStep } from '../../core/archive/checkpointFile';
 import { notify, patchRun, reduceLabEvent, setRunCheckpoint, type LabStore } from '../state/labStore';
 import { settledStatus } from './settledStatus';
 import type { ConnectTrainer, TrainerConnection } from './trainerConnection';

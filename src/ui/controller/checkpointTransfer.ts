@@ -4,8 +4,8 @@
  * notice before anything changes.
  */
 import type { ExperimentConfig } from '../../core/experiment';
-import type { CheckpointBlob } from '../../trainerWorker/checkpointBlob';
-import { decodeCheckpointFiles, encodeCheckpointFile, type ImportFile } from '../files/checkpointFile';
+import type { CheckpointBlob } from '../../core/run/checkpointBlob';
+import { decodeCheckpointFiles, encodeCheckpointFile, type ImportFile } from '../../core/archive/checkpointFile';
 import { makeRun, newRunId, type LabRun } from '../state/labRun';
 import { notify, setRunCheckpoint, type LabStore } from '../state/labStore';
 import { copyConfig } from '../state/urlState';

@@ -6,11 +6,11 @@
  */
 import type { PassAtOneSettings } from '../../core/eval/evalReport';
 import { passAtOneSettingsErrors } from '../../trainerWorker/evaluationRequest';
-import type { CheckpointBlob } from '../../trainerWorker/checkpointBlob';
+import type { CheckpointBlob } from '../../core/run/checkpointBlob';
 import type { TrainerWorkerApi } from '../../trainerWorker/protocol';
-import type { PassAtOneResult } from '../state/labRun';
+import type { PassAtOneResult } from '../../core/eval/evalReport';
 import { notify, patchRun, type LabState, type LabStore } from '../state/labStore';
-import { START_FROM_CHOICES, START_MODELS, isStartFrom, type StartFrom } from '../state/startFrom';
+import { START_FROM_CHOICES, START_MODELS, isStartFrom, type StartFrom } from '../../core/archive/startFrom';
 import type { WorkerSession } from './workerSession';
 
 export type EvaluationSource = { kind: 'run'; runId: string } | { kind: 'start'; start: StartFrom };

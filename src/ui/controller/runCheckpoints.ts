@@ -4,7 +4,7 @@
  * step, one save at a time, so a page closed at any moment loses at most the step in progress.
  */
 import type { TrainerWorkerApi } from '../../trainerWorker/protocol';
-import { metaStep } from '../files/checkpointFile';
+import { metaStep } from '../../core/archive/checkpointFile';
 import type { RunDatabase } from '../db/runDatabase';
 import { notify, setRunCheckpoint, type LabStore, type RunCheckpoint } from '../state/labStore';
 

@@ -4,12 +4,12 @@
  * start model (or the base model) at step 0. Reset clears a run back to step 0 here too.
  */
 import type { ExperimentConfig } from '../../core/experiment';
-import type { CheckpointBlob } from '../../trainerWorker/checkpointBlob';
+import type { CheckpointBlob } from '../../core/run/checkpointBlob';
 import type { RunFrom, TrainerWorkerApi } from '../../trainerWorker/protocol';
 import { makeRun, type LabRun } from '../state/labRun';
 import { notify, patchRun, putRun, setRunCheckpoint, type LabStore, type RunCheckpoint } from '../state/labStore';
 import { truncateColumns } from '../state/runColumns';
-import type { StartFrom } from '../state/startFrom';
+import type { StartFrom } from '../../core/archive/startFrom';
 import type { RunCheckpoints } from './runCheckpoints';
 import type { StartModels } from './startModels';
 

@@ -1,13 +1,14 @@
 /**
- * The run file buttons (files/runFile.ts): a run out as one file with its curves, samples
+ * The run file buttons (core/archive/runFile.ts): a run out as one file with its curves, samples
  * and whole run state, and such a file in as a new run of this lab, shown, with its settings in the
  * knobs. Train then continues it from its checkpoint as after a reload. Anything wrong with a file
  * is refused with a notice before anything changes; a name already taken gets " (2)", never an
  * overwrite. The import button takes checkpoint files too (checkpointTransfer.ts).
  */
-import type { ImportFile } from '../files/checkpointFile';
-import { decodeRunFile, encodeRunFile, isRunFile } from '../files/runFile';
+import type { ImportFile } from '../../core/archive/checkpointFile';
+import { decodeRunFile, encodeRunFile, isRunFile } from '../../core/archive/runFile';
 import { makeRun, newRunId, uniqueRunName } from '../state/labRun';
+import { metricsRows } from '../state/runColumns';
 import { notify, setRunCheckpoint } from '../state/labStore';
 import { importRunCheckpoint, type TransferHost } from './checkpointTransfer';
 
@@ -22,7 +23,7 @@ export async function exportRunFile(host: TransferHost, runId: string): Promise<
   if (!run) return null;
   const saved = await host.runCheckpoint(runId);
   const current = host.store.getState().runs[runId] ?? run;
-  return encodeRunFile(current, saved ?? null);
+  return encodeRunFile({ ...current, metrics: metricsRows(current.columns) }, saved ?? null);
 }
 
 /**

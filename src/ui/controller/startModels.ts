@@ -3,8 +3,8 @@
  * each from beside the base model and handed to the worker for startRun or an evaluation. A failed
  * fetch is forgotten, so the next use tries again.
  */
-import type { CheckpointBlob } from '../../trainerWorker/checkpointBlob';
-import { startModelUrl, type StartFrom } from '../state/startFrom';
+import type { CheckpointBlob } from '../../core/run/checkpointBlob';
+import { startModelUrl, type StartFrom } from '../../core/archive/startFrom';
 
 export class StartModels {
   private readonly loaded = new Map<StartFrom, Promise<CheckpointBlob>>();

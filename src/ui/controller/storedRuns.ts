@@ -6,9 +6,9 @@
  */
 import { makeRun, type LabRun } from '../state/labRun';
 import type { BrokenRun } from '../state/labStore';
-import { isStartFrom } from '../state/startFrom';
+import { isStartFrom } from '../../core/archive/startFrom';
 import type { RunDatabase, StoredRun } from '../db/runDatabase';
-import { checkConfig, checkEvaluation, checkMetricsList, checkPassAtOne, checkRunName, checkSamples, count, finite, record, RUN_LIMITS, RunDataError, text } from '../files/runChecks';
+import { checkConfig, checkEvaluation, checkMetricsList, checkPassAtOne, checkRunName, checkSamples, count, finite, record, RUN_LIMITS, RunDataError, text } from '../../core/archive/runChecks';
 import type { RunStatus } from '../../trainerWorker/protocol';
 
 const STATUSES: RunStatus[] = ['idle', 'training', 'paused', 'finished', 'error'];

@@ -2,7 +2,7 @@
 import { configErrors, type ExperimentConfig } from '../../core/experiment';
 import { notify, type LabStore } from '../state/labStore';
 import { screenErrors } from '../state/screenErrors';
-import { startFormatError } from '../state/startFrom';
+import { startFormatError } from '../../core/archive/startFrom';
 import { copyConfig } from '../state/urlState';
 
 /** The knobs if configErrors passes them, else null and a notice (the fields show the messages). */

@@ -6,9 +6,10 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { StepMetrics } from '../../core/metrics/stepMetrics';
 import type { RolloutSample } from '../../core/rollout/rolloutSample';
-import type { CheckpointBlob } from '../../trainerWorker/checkpointBlob';
-import type { LabRun, PassAtOneResult } from '../state/labRun';
-import type { StartFrom } from '../state/startFrom';
+import type { CheckpointBlob } from '../../core/run/checkpointBlob';
+import type { PassAtOneResult } from '../../core/eval/evalReport';
+import type { LabRun } from '../state/labRun';
+import type { StartFrom } from '../../core/archive/startFrom';
 
 /** A run's record without its metrics and samples (those are stored apart). */
 export type StoredRun = Omit<LabRun, 'history' | 'columns' | 'samples' | 'revision' | 'startFrom' | 'passAtOne'> & {

@@ -13,7 +13,7 @@ import { bundleZip } from '../../core/export/bundleZip';
 import { clusterBundle } from '../../core/export/clusterBundle';
 import type { EngineName } from '../../core/export/engineVersions';
 import { defaultTrainSize } from '../../core/export/exportSplits';
-import { exportFileName } from './runExport';
+import { exportFileName } from '../../core/archive/runExport';
 
 const PYTHON_FILES: Record<string, string> = {
   'agent_func.py': agentFunc,

@@ -1,4 +1,4 @@
-import { exportFileName } from './runExport';
+import { exportFileName } from '../../core/archive/runExport';
 
 /** Hands text to the browser as a file download. */
 export function downloadText(fileName: string, text: string, type: string): void {

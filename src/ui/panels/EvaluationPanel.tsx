@@ -12,7 +12,7 @@ import { DEFAULT_PASS_AT_ONE, MAX_K, parseNmaxList, passAtOneSettingsErrors } fr
 import { useLab, useLabShallow, useLabState } from '../LabContext';
 import { evaluationOptions, parseSourceKey, resultOf, sourceKey, type EvaluationSource } from '../controller/evaluationJob';
 import { downloadText } from '../files/download';
-import { exportFileName } from '../files/runExport';
+import { exportFileName } from '../../core/archive/runExport';
 import { KIND_LABELS } from '../state/knobs';
 import { selectedRun, type LabState } from '../state/labStore';
 import { NumberField } from './NumberField';

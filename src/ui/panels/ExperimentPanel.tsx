@@ -10,7 +10,7 @@ import { choiceOptions, KIND_LABELS, KNOBS, mixLegend, TIER_KEYS, type Knob } fr
 import { choosePreset, chooseStart, selectedRun, setKnob, type LabStore } from '../state/labStore';
 import { screenErrors } from '../state/screenErrors';
 import { LAB_PRESETS } from '../state/presets';
-import { FORMAT_LABELS, START_FROM_CHOICES, START_MODELS, startFormatError, type StartFrom } from '../state/startFrom';
+import { FORMAT_LABELS, START_FROM_CHOICES, START_MODELS, startFormatError, type StartFrom } from '../../core/archive/startFrom';
 import { useFieldHelp } from './FieldHelp';
 import { NumberField } from './NumberField';
 import { Term } from './Term';

@@ -7,7 +7,7 @@ import { useMemo, useState } from 'react';
 import type uPlot from 'uplot';
 import { useLab, useLabState } from '../LabContext';
 import { downloadText } from '../files/download';
-import { encodeCheckpointFile } from '../files/checkpointFile';
+import { encodeCheckpointFile } from '../../core/archive/checkpointFile';
 import { lineSeries, PALETTE, stepChartOptions, UPlotChart } from '../charts/UPlotChart';
 import type { LabState } from '../state/labStore';
 import { NumberField } from './NumberField';

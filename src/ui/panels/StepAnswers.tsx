@@ -8,7 +8,7 @@ import { useDeferredValue, useState } from 'react';
 import type { RolloutSample } from '../../core/rollout/rolloutSample';
 import { useLab, useLabState } from '../LabContext';
 import { pickStep, selectedRun } from '../state/labStore';
-import { SAMPLES_KEPT } from '../state/labRun';
+import { SAMPLES_KEPT } from '../../core/archive/runChecks';
 import { answersOfStep, neighbourStepWithAnswers, whyNoAnswers } from '../state/stepAnswers';
 import { SampleCard } from './RolloutInspector';
 

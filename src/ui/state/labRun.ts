@@ -5,20 +5,11 @@
 import type { ExperimentConfig } from '../../core/experiment';
 import type { StepMetrics } from '../../core/metrics/stepMetrics';
 import type { RolloutSample } from '../../core/rollout/rolloutSample';
-import type { EvalReport } from '../../core/eval/evalReport';
+import type { PassAtOneResult } from '../../core/eval/evalReport';
+import { SAMPLES_KEPT } from '../../core/archive/runChecks';
 import type { RunStatus } from '../../trainerWorker/protocol';
 import { columnsFromHistory, type RunColumns } from './runColumns';
-import { startForFormat, type StartFrom } from './startFrom';
-
-/** A pass@1 evaluation (the evaluation panel) of a model at a step. */
-export interface PassAtOneResult {
-  step: number;
-  report: EvalReport;
-  evaluatedAt: number;
-}
-
-/** Samples kept per run for the inspector (newest first). */
-export const SAMPLES_KEPT = 48;
+import { startForFormat, type StartFrom } from '../../core/archive/startFrom';
 
 export interface LabRun {
   id: string;

@@ -12,12 +12,14 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ExperimentConfig } from '../../core/experiment';
 import type { StepStageName } from '../../core/rl/stepStages';
-import type { CheckpointBlob } from '../../trainerWorker/checkpointBlob';
+import type { CheckpointBlob } from '../../core/run/checkpointBlob';
 import type { BackendInfo, LabEvent } from '../../trainerWorker/protocol';
-import { SAMPLES_KEPT, type LabRun, type PassAtOneResult } from './labRun';
+import { SAMPLES_KEPT } from '../../core/archive/runChecks';
+import type { PassAtOneResult } from '../../core/eval/evalReport';
+import type { LabRun } from './labRun';
 import { labPreset } from './presets';
 import { appendMetrics, truncateColumns } from './runColumns';
-import { START_MODELS, type StartFrom } from './startFrom';
+import { START_MODELS, type StartFrom } from '../../core/archive/startFrom';
 import { copyConfig, type UrlState } from './urlState';
 
 export type ProgressTask = 'pretrain' | 'evaluate' | 'sweep';

@@ -11,7 +11,7 @@ import { configErrors, decimalNumber, EXPERIMENT_PROPERTIES, NUMERIC_BOUNDS, typ
 import { withLaterKindZeros } from '../../core/tasks/splits';
 import type { BackendChoice } from '../../trainerWorker/protocol';
 import { DEFAULT_LAB_PRESET, DEFAULT_SWEEP_NMAX, LAB_PRESETS, labPreset } from './presets';
-import { isStartFrom, START_MODELS, type StartFrom } from './startFrom';
+import { isStartFrom, START_MODELS, type StartFrom } from '../../core/archive/startFrom';
 
 /** The parts of the page a link can hide: the knobs and runs, the newest answer, the tabs, the backend badge. */
 export const HIDABLE_PARTS = ['sidebar', 'latest', 'tabs', 'backend'] as const;

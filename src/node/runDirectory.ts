@@ -1,0 +1,114 @@
+/**
+ * A run directory of `npm run train` and the lab's run file are one run in two layouts: the
+ * directory keeps metrics.jsonl, samples.jsonl and checkpoint/ (model.json + weights.bin), the file
+ * keeps the same figures, the newest samples and the checkpoint in one JSON object
+ * (core/archive/runFile.ts). `packRunDirectory` writes the file the lab's Import takes;
+ * `unpackRunFile` writes a directory that `npm run train -- --resume DIR` continues. Both pass the
+ * run file's own checks (decodeRunFile), so what one side writes the other reads.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { SAMPLES_KEPT } from '../core/archive/runChecks';
+import { decodeRunFile, encodeRunFile, type ImportedRun } from '../core/archive/runFile';
+import { startForFormat } from '../core/archive/startFrom';
+import { withSavedConfigDefaults, type ExperimentConfig } from '../core/experiment';
+import type { StepMetrics } from '../core/metrics/stepMetrics';
+import type { RolloutSample } from '../core/rollout/rolloutSample';
+import { readCheckpointBlob, writeCheckpointBlobDir } from './checkpointFiles';
+
+/** What a run directory holds; any of them in a directory means a run is there. */
+export const RUN_FILES = ['metrics.jsonl', 'samples.jsonl', 'summary.json', 'checkpoint'];
+
+/** A run directory or run file that cannot be turned into the other; the message says why. */
+export class RunDirectoryError extends Error {}
+
+/** The run files already in `dir` (none when it is absent). */
+export function runFilesIn(dir: string): string[] {
+  return RUN_FILES.filter((name) => existsSync(join(dir, name)));
+}
+
+/**
+ * The run in `dir` as a run file's text: its config and preset from the checkpoint, its metrics
+ * up to the checkpoint's step (as a resume keeps them), its newest samples first, and the
+ * checkpoint with the whole run state. Named `name`, else after the directory.
+ */
+export async function packRunDirectory(dir: string, name: string = basename(resolve(dir))): Promise<string> {
+  if (!existsSync(join(dir, 'checkpoint', 'model.json'))) throw new RunDirectoryError(`${dir} is not a run directory of npm run train: it has no checkpoint/model.json`);
+  const blob = await readCheckpointBlob(join(dir, 'checkpoint'));
+  const manifest = blob.manifest as { meta?: Record<string, unknown>; trainer?: { step?: unknown; config?: unknown } };
+  const meta = manifest.meta ?? {};
+  const step = manifest.trainer?.step ?? meta.step;
+  const savedConfig = manifest.trainer?.config ?? meta.config;
+  if (meta.kind !== 'rl' || typeof step !== 'number' || typeof savedConfig !== 'object' || savedConfig === null) {
+    throw new RunDirectoryError(`${join(dir, 'checkpoint')} is not an RL run's checkpoint (its meta has no kind "rl", config and step)`);
+  }
+  const config = withSavedConfigDefaults(savedConfig as ExperimentConfig);
+  const metrics = jsonLines<StepMetrics>(join(dir, 'metrics.jsonl')).filter((m) => m.step <= step);
+  const samples = jsonLines<RolloutSample>(join(dir, 'samples.jsonl'))
+    .filter((s) => s.step <= step)
+    .reverse()
+    .slice(0, SAMPLES_KEPT);
+  const preset = typeof meta.preset === 'string' ? meta.preset : 'unknown';
+  const text = encodeRunFile(
+    { name, preset, config, metrics, samples, evaluation: null, startFrom: startForFormat(config.format), passAtOne: null },
+    { step, blob },
+  );
+  checked(text, `the run in ${dir}`);
+  return text;
+}
+
+/**
+ * Writes the run file `text` as the run directory `dir` (which must hold no run): the metrics and
+ * samples up to its checkpoint's step, oldest first, and the checkpoint, the preset recorded in its
+ * meta for the summary. Returns the run as read.
+ */
+export async function unpackRunFile(text: string, dir: string): Promise<ImportedRun> {
+  const run = checked(text, 'the run file');
+  const { checkpoint } = run;
+  if (!checkpoint) throw new RunDirectoryError('the run file holds no checkpoint (a run not trained yet, or a metrics export of an earlier lab): there is nothing to continue');
+  const taken = runFilesIn(dir);
+  if (taken.length > 0) throw new RunDirectoryError(`${dir} already holds a run (${taken.join(', ')}): unpack into another directory`);
+  const { manifest, weights } = checkpoint.blob;
+  const saved = manifest as { meta?: Record<string, unknown> };
+  const meta = { ...saved.meta, preset: typeof saved.meta?.preset === 'string' ? saved.meta.preset : run.preset };
+  await mkdir(dir, { recursive: true });
+  await writeCheckpointBlobDir(join(dir, 'checkpoint'), { manifest: { ...saved, meta }, weights });
+  const upTo = <T extends { step: number }>(rows: T[]) => rows.filter((row) => row.step <= checkpoint.step);
+  await writeFile(join(dir, 'metrics.jsonl'), jsonLinesText(upTo(run.metrics)));
+  await writeFile(join(dir, 'samples.jsonl'), jsonLinesText(upTo([...run.samples].reverse())));
+  return run;
+}
+
+/** The run file read by the lab's own importer, its refusal said as a RunDirectoryError. */
+function checked(text: string, what: string): ImportedRun {
+  try {
+    return decodeRunFile(text);
+  } catch (error) {
+    throw new RunDirectoryError(`${what} is not one the lab reads: ${(error as Error).message}`);
+  }
+}
+
+/** The JSON lines of `path`, none when it is absent; a line that is not JSON with a step is refused. */
+function jsonLines<T extends { step: number }>(path: string): T[] {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line, i) => {
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        value = null;
+      }
+      if (typeof value !== 'object' || value === null || typeof (value as { step?: unknown }).step !== 'number') {
+        throw new RunDirectoryError(`${path} line ${i + 1} is not a step's JSON line`);
+      }
+      return value as T;
+    });
+}
+
+function jsonLinesText(rows: object[]): string {
+  return rows.map((row) => `${JSON.stringify(row)}\n`).join('');
+}
