@@ -16,6 +16,7 @@ import type { RunPoint } from '../core/rl/openRun';
 import type { ReferenceIdentity } from '../core/run/trainerState';
 import type { LoadedCheckpoint } from '../core/run/checkpoint';
 import { CheckpointError, finishCheckpointSwap, loadCheckpointDir } from '../node/checkpointFiles';
+import { RunDirectoryError, stepLines } from '../node/runDirectory';
 import { DEFAULT_BASE_CHECKPOINT } from './cliArgs';
 
 export interface ResumedRun {
@@ -148,20 +149,14 @@ async function loadOrRefuse(dir: string) {
 
 /** The JSON lines of `path` (none when it is absent) with a step up to `step`; a line that is not a step's JSON is refused. */
 function linesUpTo(path: string, step: number): { path: string; lines: string[]; kept: Record<string, unknown>[] } {
-  if (!existsSync(path)) return { path, lines: [], kept: [] };
-  const lines = readFileSync(path, 'utf8').split('\n').filter((line) => line.trim() !== '');
-  const parsed = lines.map((line, i) => {
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      value = null;
-    }
-    if (!isObject(value) || typeof value.step !== 'number') throw new ResumeError(`${path} line ${i + 1} is not a step's JSON line`);
-    return value;
-  });
-  const keep = parsed.map((value) => (value.step as number) <= step);
-  return { path, lines: lines.filter((_, i) => keep[i]), kept: parsed.filter((_, i) => keep[i]) };
+  let read: ReturnType<typeof stepLines>;
+  try {
+    read = stepLines(path);
+  } catch (error) {
+    throw error instanceof RunDirectoryError ? new ResumeError(error.message) : error;
+  }
+  const keep = read.values.map((value) => value.step <= step);
+  return { path, lines: read.lines.filter((_, i) => keep[i]), kept: read.values.filter((_, i) => keep[i]) as Record<string, unknown>[] };
 }
 
 /**

@@ -44,8 +44,8 @@ export async function packRunDirectory(dir: string, name: string = basename(reso
     throw new RunDirectoryError(`${join(dir, 'checkpoint')} is not an RL run's checkpoint (its meta has no kind "rl", config and step)`);
   }
   const config = withSavedConfigDefaults(savedConfig as ExperimentConfig);
-  const metrics = jsonLines<StepMetrics>(join(dir, 'metrics.jsonl')).filter((m) => m.step <= step);
-  const samples = jsonLines<RolloutSample>(join(dir, 'samples.jsonl'))
+  const metrics = (stepLines(join(dir, 'metrics.jsonl')).values as StepMetrics[]).filter((m) => m.step <= step);
+  const samples = (stepLines(join(dir, 'samples.jsonl')).values as RolloutSample[])
     .filter((s) => s.step <= step)
     .reverse()
     .slice(0, SAMPLES_KEPT);
@@ -89,24 +89,26 @@ function checked(text: string, what: string): ImportedRun {
   }
 }
 
-/** The JSON lines of `path`, none when it is absent; a line that is not JSON with a step is refused. */
-function jsonLines<T extends { step: number }>(path: string): T[] {
-  if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line, i) => {
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch {
-        value = null;
-      }
-      if (typeof value !== 'object' || value === null || typeof (value as { step?: unknown }).step !== 'number') {
-        throw new RunDirectoryError(`${path} line ${i + 1} is not a step's JSON line`);
-      }
-      return value as T;
-    });
+/**
+ * The lines of a run directory's metrics.jsonl or samples.jsonl (none when it is absent), each with
+ * its parsed value; a line that is not JSON with a step is refused.
+ */
+export function stepLines(path: string): { lines: string[]; values: { step: number }[] } {
+  if (!existsSync(path)) return { lines: [], values: [] };
+  const lines = readFileSync(path, 'utf8').split('\n').filter((line) => line.trim() !== '');
+  const values = lines.map((line, i) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      value = null;
+    }
+    if (typeof value !== 'object' || value === null || typeof (value as { step?: unknown }).step !== 'number') {
+      throw new RunDirectoryError(`${path} line ${i + 1} is not a step's JSON line`);
+    }
+    return value as { step: number };
+  });
+  return { lines, values };
 }
 
 function jsonLinesText(rows: object[]): string {
