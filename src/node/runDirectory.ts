@@ -18,7 +18,7 @@ import type { RolloutSample } from '../core/rollout/rolloutSample';
 import { readCheckpointBlob, writeCheckpointBlobDir } from './checkpointFiles';
 
 /** What a run directory holds; any of them in a directory means a run is there. */
-export const RUN_FILES = ['metrics.jsonl', 'samples.jsonl', 'summary.json', 'checkpoint'];
+const RUN_FILES = ['metrics.jsonl', 'samples.jsonl', 'summary.json', 'checkpoint'];
 
 /** A run directory or run file that cannot be turned into the other; the message says why. */
 export class RunDirectoryError extends Error {}
