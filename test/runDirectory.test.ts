@@ -4,7 +4,7 @@
  * exactly as the lab would have continued it; a run directory of the command line, packed, opens
  * in the lab's worker and continues there exactly as `--resume` continues it.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -129,6 +129,21 @@ describe('a run between the lab and the command line', () => {
     await writeCheckpointBlobDir(join(notRl, 'checkpoint'), blob);
     await expect(packRunDirectory(notRl)).rejects.toThrow(`${join(notRl, 'checkpoint')} is not an RL run's checkpoint (its meta has no kind "rl", config and step)`);
     await expect(unpackRunFile('{"format":"tir-lab-run"', join(root, 'cut'))).rejects.toThrow('the run file is not one the lab reads: the file is not valid JSON (cut short or not a run file)');
+    // Into a directory with other files in it: refused, and nothing left beside it.
+    const occupied = join(root, 'occupied');
+    mkdirSync(occupied);
+    writeFileSync(join(occupied, 'notes.txt'), 'mine');
+    const { session } = await labSession();
+    await session.startRun('r', config);
+    const good = encodeRunFile({ name: 'r', preset: 'tiny', config, metrics: [], samples: [], evaluation: null }, { step: 0, blob: await session.saveCheckpoint() });
+    await session.dispose();
+    await expect(unpackRunFile(good, occupied)).rejects.toThrow(`${occupied} is not an empty directory: unpack into a new one`);
+    expect(readdirSync(root).filter((name) => name.startsWith('occupied'))).toEqual(['occupied']);
+    expect(readdirSync(occupied)).toEqual(['notes.txt']);
+    const empty = join(root, 'empty');
+    mkdirSync(empty);
+    await unpackRunFile(good, empty);
+    expect(readdirSync(empty).sort()).toEqual(['checkpoint', 'metrics.jsonl', 'samples.jsonl']);
     const untrained = encodeRunFile({ name: 'new', preset: 'tiny', config, metrics: [], samples: [], evaluation: null }, null);
     await expect(unpackRunFile(untrained, join(root, 'untrained'))).rejects.toThrow(RunDirectoryError);
     await expect(unpackRunFile(untrained, join(root, 'untrained'))).rejects.toThrow('the run file holds no checkpoint');

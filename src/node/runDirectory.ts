@@ -7,7 +7,7 @@
  * run file's own checks (decodeRunFile), so what one side writes the other reads.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { SAMPLES_KEPT } from '../core/archive/runChecks';
 import { decodeRunFile, encodeRunFile, type ImportedRun } from '../core/archive/runFile';
@@ -59,9 +59,10 @@ export async function packRunDirectory(dir: string, name: string = basename(reso
 }
 
 /**
- * Writes the run file `text` as the run directory `dir` (which must hold no run): the metrics and
- * samples up to its checkpoint's step, oldest first, and the checkpoint, the preset recorded in its
- * meta for the summary. Returns the run as read.
+ * Writes the run file `text` as the run directory `dir`, new or empty: the metrics and samples up
+ * to its checkpoint's step, oldest first, and the checkpoint, the preset recorded in its meta for
+ * the summary. Written beside it and renamed into place, so a kill leaves no half run to resume.
+ * Returns the run as read.
  */
 export async function unpackRunFile(text: string, dir: string): Promise<ImportedRun> {
   const run = checked(text, 'the run file');
@@ -72,11 +73,21 @@ export async function unpackRunFile(text: string, dir: string): Promise<Imported
   const { manifest, weights } = checkpoint.blob;
   const saved = manifest as { meta?: Record<string, unknown> };
   const meta = { ...saved.meta, preset: typeof saved.meta?.preset === 'string' ? saved.meta.preset : run.preset };
-  await mkdir(dir, { recursive: true });
-  await writeCheckpointBlobDir(join(dir, 'checkpoint'), { manifest: { ...saved, meta }, weights });
+  const staging = `${dir}.unpacking`;
+  await rm(staging, { recursive: true, force: true });
+  await mkdir(staging, { recursive: true });
+  await writeCheckpointBlobDir(join(staging, 'checkpoint'), { manifest: { ...saved, meta }, weights });
   const upTo = <T extends { step: number }>(rows: T[]) => rows.filter((row) => row.step <= checkpoint.step);
-  await writeFile(join(dir, 'metrics.jsonl'), jsonLinesText(upTo(run.metrics)));
-  await writeFile(join(dir, 'samples.jsonl'), jsonLinesText(upTo([...run.samples].reverse())));
+  await writeFile(join(staging, 'metrics.jsonl'), jsonLinesText(upTo(run.metrics)));
+  await writeFile(join(staging, 'samples.jsonl'), jsonLinesText(upTo([...run.samples].reverse())));
+  try {
+    await rename(staging, dir);
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR') throw new RunDirectoryError(`${dir} is not an empty directory: unpack into a new one`);
+    throw error;
+  }
   return run;
 }
 
