@@ -2,11 +2,14 @@
  * A run travels between the lab and the command line as the lab's run file: a run the lab's worker
  * trained, exported as the lab exports it and unpacked, continues on the command line's resume
  * exactly as the lab would have continued it; a run directory of the command line, packed, opens
- * in the lab's worker and continues there exactly as `--resume` continues it.
+ * in the lab's worker and continues there exactly as `--resume` continues it. `npm run runfile`
+ * says what is wrong with its input in one line (exit 2).
  */
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRunToResume, ResumeError } from '../src/cli/resumeRun';
 import { decodeRunFile, encodeRunFile } from '../src/core/archive/runFile';
@@ -148,4 +151,25 @@ describe('a run between the lab and the command line', () => {
     await expect(unpackRunFile(untrained, join(root, 'untrained'))).rejects.toThrow(RunDirectoryError);
     await expect(unpackRunFile(untrained, join(root, 'untrained'))).rejects.toThrow('the run file holds no checkpoint');
   });
+});
+
+describe('npm run runfile', () => {
+  const runFile = (args: string[]) =>
+    promisify(execFile)(join('node_modules', '.bin', 'tsx'), ['src/cli/runFile.ts', ...args]).then(
+      ({ stderr }) => ({ code: 0, stderr }),
+      (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
+    );
+
+  it('says what is wrong in one line, exit 2: the words, a missing --out, not a run, not a file', async () => {
+    const noWord = await runFile([]);
+    expect(noWord.code).toBe(2);
+    expect(noWord.stderr).toContain('runfile: the first word must be pack or unpack, got ""');
+    expect(noWord.stderr).toContain('usage: npm run runfile -- pack DIR');
+    const noOut = await runFile(['unpack', 'run.json']);
+    expect([noOut.code, noOut.stderr.split('\n')[0]]).toEqual([2, 'runfile: unpack needs --out DIR, the run directory to write']);
+    const notRun = await runFile(['pack', join(root, 'nowhere')]);
+    expect([notRun.code, notRun.stderr.trim()]).toEqual([2, `runfile: ${join(root, 'nowhere')} is not a run directory of npm run train: it has no checkpoint/model.json`]);
+    const noFile = await runFile(['unpack', join(root, 'none.json'), '--out', join(root, 'x')]);
+    expect([noFile.code, noFile.stderr.trim()]).toEqual([2, `runfile: there is no file ${join(root, 'none.json')}`]);
+  }, 60_000);
 });
