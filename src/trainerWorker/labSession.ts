@@ -103,8 +103,9 @@ export class LabSession implements TrainerCommands {
    * Replaces the current run (stopping its training) with a new one at its start point. A run's
    * checkpoint continues exactly (weights, Adam, random streams, step); the notices say what could
    * not be restored (a weights-only checkpoint, a start model other than the run's). The config is
-   * checked once, where it enters the lab: the knobs by validKnobs, a stored run or run file when
-   * read (runChecks.checkConfig); the worker's one caller is that page, so it does not check again.
+   * checked once, where it enters the lab: the knobs by validKnobs (a sweep's Nmax list where it is
+   * typed or read from the URL), a stored run, run file or checkpoint file when read (core/archive/);
+   * the worker's one caller is that page, so it does not check again.
    */
   async startRun(runId: string, config: ExperimentConfig, from?: RunFrom): Promise<string[]> {
     if (typeof runId !== 'string' || runId === '') throw new Error('startRun needs a non-empty run id');
