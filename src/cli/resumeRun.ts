@@ -9,14 +9,14 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { START_FROM_CHOICES, START_MODELS } from '../core/archive/startFrom';
-import { configErrors, withSavedConfigDefaults, type ExperimentConfig } from '../core/experiment';
+import { configErrors, type ExperimentConfig } from '../core/experiment';
 import type { GPT } from '../core/model/gpt';
 import type { StepMetrics } from '../core/metrics/stepMetrics';
 import type { RunPoint } from '../core/rl/openRun';
 import type { ReferenceIdentity } from '../core/run/trainerState';
 import type { LoadedCheckpoint } from '../core/run/checkpoint';
 import { CheckpointError, finishCheckpointSwap, loadCheckpointDir } from '../node/checkpointFiles';
-import { RunDirectoryError, stepLines } from '../node/runDirectory';
+import { RunDirectoryError, savedRun, stepLines } from '../node/runDirectory';
 import { DEFAULT_BASE_CHECKPOINT } from './cliArgs';
 
 export interface ResumedRun {
@@ -52,14 +52,9 @@ export async function openRunToResume(dir: string, steps: number | undefined, ba
   const saved = await loadOrRefuse(checkpointDir);
   const meta = saved.meta;
   const baseRecord = isObject(meta.base) ? meta.base : {};
-  const preset = typeof meta.preset === 'string' ? meta.preset : 'unknown';
   try {
     const trainer = saved.trainer;
-    const savedConfig = withSavedConfigDefaults(trainer?.config ?? (meta.config as ExperimentConfig | undefined));
-    const step = trainer?.step ?? meta.step;
-    if (meta.kind !== 'rl' || !isObject(savedConfig) || typeof step !== 'number') {
-      throw new ResumeError(`${checkpointDir} is not an RL run's checkpoint (its meta has no kind "rl", config and step)`);
-    }
+    const { config: savedConfig, step, preset } = refusedAsResume(() => savedRun(saved, checkpointDir));
     const target = steps ?? savedConfig.steps;
     if (target <= step) {
       throw new ResumeError(
@@ -149,14 +144,18 @@ async function loadOrRefuse(dir: string) {
 
 /** The JSON lines of `path` (none when it is absent) with a step up to `step`; a line that is not a step's JSON is refused. */
 function linesUpTo(path: string, step: number): { path: string; lines: string[]; kept: Record<string, unknown>[] } {
-  let read: ReturnType<typeof stepLines>;
+  const read = refusedAsResume(() => stepLines(path));
+  const keep = read.values.map((value) => value.step <= step);
+  return { path, lines: read.lines.filter((_, i) => keep[i]), kept: read.values.filter((_, i) => keep[i]) as Record<string, unknown>[] };
+}
+
+/** What `read` gives, its RunDirectoryError said as a ResumeError. */
+function refusedAsResume<T>(read: () => T): T {
   try {
-    read = stepLines(path);
+    return read();
   } catch (error) {
     throw error instanceof RunDirectoryError ? new ResumeError(error.message) : error;
   }
-  const keep = read.values.map((value) => value.step <= step);
-  return { path, lines: read.lines.filter((_, i) => keep[i]), kept: read.values.filter((_, i) => keep[i]) as Record<string, unknown>[] };
 }
 
 /**

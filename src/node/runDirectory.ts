@@ -36,26 +36,35 @@ export function runFilesIn(dir: string): string[] {
 export async function packRunDirectory(dir: string, name: string = basename(resolve(dir))): Promise<string> {
   if (!existsSync(join(dir, 'checkpoint', 'model.json'))) throw new RunDirectoryError(`${dir} is not a run directory of npm run train: it has no checkpoint/model.json`);
   const blob = await readCheckpointBlob(join(dir, 'checkpoint'));
-  const manifest = blob.manifest as { meta?: Record<string, unknown>; trainer?: { step?: unknown; config?: unknown } };
-  const meta = manifest.meta ?? {};
-  const step = manifest.trainer?.step ?? meta.step;
-  const savedConfig = manifest.trainer?.config ?? meta.config;
-  if (meta.kind !== 'rl' || typeof step !== 'number' || typeof savedConfig !== 'object' || savedConfig === null) {
-    throw new RunDirectoryError(`${join(dir, 'checkpoint')} is not an RL run's checkpoint (its meta has no kind "rl", config and step)`);
-  }
-  const config = withSavedConfigDefaults(savedConfig as ExperimentConfig);
+  const { config, step, preset } = savedRun(blob.manifest as SavedCheckpoint, join(dir, 'checkpoint'));
   const metrics = (stepLines(join(dir, 'metrics.jsonl')).values as StepMetrics[]).filter((m) => m.step <= step);
   const samples = (stepLines(join(dir, 'samples.jsonl')).values as RolloutSample[])
     .filter((s) => s.step <= step)
     .reverse()
     .slice(0, SAMPLES_KEPT);
-  const preset = typeof meta.preset === 'string' ? meta.preset : 'unknown';
   const text = encodeRunFile(
     { name, preset, config, metrics, samples, evaluation: null, startFrom: startForFormat(config.format), passAtOne: null },
     { step, blob },
   );
   checked(text, `the run in ${dir}`);
   return text;
+}
+
+/** A checkpoint's meta and trainer state, as its manifest or loadCheckpointDir gives them. */
+type SavedCheckpoint = { meta?: Record<string, unknown>; trainer?: { step?: unknown; config?: unknown } | null };
+
+/**
+ * The run a checkpoint in `checkpointDir` was saved from: its config (the trainer state's, else the
+ * meta's, with the defaults of knobs added since), step and preset; refused unless it is an RL run's.
+ */
+export function savedRun(checkpoint: SavedCheckpoint, checkpointDir: string): { config: ExperimentConfig; step: number; preset: string } {
+  const meta = checkpoint.meta ?? {};
+  const step = checkpoint.trainer?.step ?? meta.step;
+  const config: unknown = withSavedConfigDefaults(checkpoint.trainer?.config ?? meta.config);
+  if (meta.kind !== 'rl' || typeof step !== 'number' || typeof config !== 'object' || config === null || Array.isArray(config)) {
+    throw new RunDirectoryError(`${checkpointDir} is not an RL run's checkpoint (its meta has no kind "rl", config and step)`);
+  }
+  return { config: config as ExperimentConfig, step, preset: typeof meta.preset === 'string' ? meta.preset : 'unknown' };
 }
 
 /**
