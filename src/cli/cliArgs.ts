@@ -110,13 +110,14 @@ export function kindMixFromFlag(raw: string): Record<Kind, number> {
   return mixFromFlag(kindMix, raw) as Record<Kind, number>;
 }
 
-/** A line per knob for --help: the flag, its bounds or values, its help. */
+/** A line per knob for --help: the flag, its bounds or values, its help; a flag longer than the column still ends in a space. */
 export function knobUsage(): string {
+  const line = (flag: string, text: string) => `  ${flag} `.padEnd(50) + text;
   return EXPERIMENT_PROPERTIES.map((p) => {
     const flag = `--${kebab(p.key)}`;
-    if (p.kind === 'number') return `  ${flag} N`.padEnd(50) + `(${p.min}..${p.max}) ${p.help}`;
-    if (p.kind === 'choice') return `  ${flag} ${p.choices.map(([value]) => value).join('|')}`.padEnd(50) + `${p.key === 'algorithm' ? '(alias --algo) ' : ''}${p.help}`;
-    return `  ${flag} ${p.parts.map(([part]) => part).join(',')}`.padEnd(50) + p.help;
+    if (p.kind === 'number') return line(`${flag} N`, `(${p.min}..${p.max}) ${p.help}`);
+    if (p.kind === 'choice') return line(`${flag} ${p.choices.map(([value]) => value).join('|')}`, `${p.key === 'algorithm' ? '(alias --algo) ' : ''}${p.help}`);
+    return line(`${flag} ${p.parts.map(([part]) => part).join(',')}`, p.help);
   }).join('\n');
 }
 
