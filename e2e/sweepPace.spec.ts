@@ -2,7 +2,8 @@
  * How long the lab takes for a whole Nmax sweep with its evaluations, arms side by side against one
  * after another, in the built app on wasm. Skipped unless SWEEP_PACE=1 (a measurement, not a check:
  * the machine is shared). SWEEP_PACE_PRESET (default ablation) and SWEEP_PACE_STEPS (default the
- * preset's) choose the sweep; SWEEP_PACE_ROUNDS (default 1) alternates the two ways that many times.
+ * preset's) choose the sweep; SWEEP_PACE_ROUNDS (default 1) alternates the two ways that many times;
+ * SWEEP_PACE_CORES (default 4,2) lists the core counts the page reports, one sweep each.
  * One after another is the lab on a page that reports one logical core (navigator.hardwareConcurrency
  * shadowed before the app starts); the trainer workers still see the machine's cores. Prints one JSON
  * line per sweep and writes them to e2e/artifacts/sweep-pace.json.
@@ -15,6 +16,7 @@ import { sweepLanes } from '../src/ui/controller/sweepLanes';
 const PRESET = process.env.SWEEP_PACE_PRESET ?? 'ablation';
 const STEPS = process.env.SWEEP_PACE_STEPS;
 const ROUNDS = Number(process.env.SWEEP_PACE_ROUNDS ?? '1');
+const CORES = (process.env.SWEEP_PACE_CORES ?? '4,2').split(',').map(Number);
 
 test.describe.configure({ timeout: 3 * 3600_000 });
 
@@ -38,7 +40,7 @@ test('the lab’s sweep: arms side by side against one after another', async ({ 
   test.skip(!process.env.SWEEP_PACE, 'set SWEEP_PACE=1 to measure');
   const results: Record<string, unknown>[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    for (const cores of [4, 2]) {
+    for (const cores of CORES) {
       const context = await browser.newContext();
       const page = await context.newPage();
       const result = await timeSweep(page, cores);
