@@ -2,7 +2,7 @@
  * The knob's trip of docs/architecture.md, held: of the files Nmax crosses from its field to the
  * episode, only those that show, define, use or report it name it; the rest carry the config whole,
  * so a new knob is written in core/experiment.ts, a line of ui/state/knobs.ts, its export mapping
- * (core/export/engineKnobs.ts, which the compiler asks for) and where it is used.
+ * (core/export/engineKnobs.ts, which test/exportBundle.test.ts asks for) and where it is used.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,7 +39,8 @@ describe("a knob's trip (Nmax, docs/architecture.md)", () => {
 
   it('is the trip the architecture doc writes, file for file and in order', () => {
     const doc = readFileSync(join(__dirname, '..', 'docs/architecture.md'), 'utf8');
-    const trip = doc.slice(doc.indexOf("One knob's trip in the lab"), doc.indexOf('That is '));
+    const start = doc.indexOf("One knob's trip in the lab");
+    const trip = doc.slice(start, doc.indexOf('That is ', start));
     const written = [...trip.matchAll(/`((?:ui|core|trainerWorker)\/[\w/]+\.tsx?)`/g)].map((m) => m[1]);
     expect(written).toEqual(TRIP.map((hop) => hop.file));
   });
