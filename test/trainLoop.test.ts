@@ -5,7 +5,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Interrupt, trainToBudget, type SteppedTrainer } from '../src/cli/trainLoop';
+import { Interrupt, trainToBudget, type CompletedStep, type SteppedTrainer } from '../src/cli/trainLoop';
 import type { GPT } from '../src/core/model/gpt';
 import type { StepMetrics } from '../src/core/metrics/stepMetrics';
 import { Trainer, type StepRecord } from '../src/core/rl/trainer';
@@ -38,16 +38,34 @@ function failingAfter(trainer: Trainer, failAt: number): SteppedTrainer {
   };
 }
 
+/** Four steps of a run never stopped: their metrics, and the model they trained (the caller disposes it). */
+async function straightRun(): Promise<{ expected: ReturnType<typeof reproducible>[]; straight: GPT }> {
+  const straight = randomModel(TINY_MODEL, 4);
+  const uninterrupted = new Trainer(straight, settings, sandbox);
+  const expected: ReturnType<typeof reproducible>[] = [];
+  for (let i = 0; i < 4; i++) expected.push(reproducible((await uninterrupted.trainStep()).metrics));
+  uninterrupted.dispose();
+  return { expected, straight };
+}
+
+/** A trainer resumed from a run saved at step 2 takes steps 3 and 4 as the run never stopped did, to the same weights; disposes all three models. */
+async function expectResumesStraight(saved: CompletedStep, { expected, straight }: Awaited<ReturnType<typeof straightRun>>): Promise<void> {
+  const start = randomModel(TINY_MODEL, 4);
+  const resumed = new Trainer(saved.model, settings, sandbox, { reference: start, progress: saved.progress });
+  const continued = [];
+  for (let i = 0; i < 2; i++) continued.push(reproducible((await resumed.trainStep()).metrics));
+  expect(continued).toEqual(expected.slice(2));
+  expect(weightsOf(saved.model)).toEqual(weightsOf(straight));
+  resumed.dispose();
+  for (const m of [straight, start, saved.model]) m.dispose();
+}
+
 describe('trainToBudget', () => {
   beforeAll(useWasmBackend);
 
   it('saves the last completed step when a step fails, and a run resumed from it continues exactly', async () => {
     const tensorsBefore = tf.memory().numTensors;
-    const straight = randomModel(TINY_MODEL, 4);
-    const uninterrupted = new Trainer(straight, settings, sandbox);
-    const expected: ReturnType<typeof reproducible>[] = [];
-    for (let i = 0; i < 4; i++) expected.push(reproducible((await uninterrupted.trainStep()).metrics));
-    uninterrupted.dispose();
+    const neverStopped = await straightRun();
 
     const model = randomModel(TINY_MODEL, 4);
     const trainer = new Trainer(model, settings, sandbox);
@@ -62,14 +80,7 @@ describe('trainToBudget', () => {
     trainer.dispose();
     model.dispose();
 
-    const start = randomModel(TINY_MODEL, 4);
-    const resumed = new Trainer(outcome.saved.model, settings, sandbox, { reference: start, progress: outcome.saved.progress });
-    const continued = [];
-    for (let i = 0; i < 2; i++) continued.push(reproducible((await resumed.trainStep()).metrics));
-    expect(continued).toEqual(expected.slice(2));
-    expect(weightsOf(outcome.saved.model)).toEqual(weightsOf(straight));
-    resumed.dispose();
-    for (const m of [straight, start, outcome.saved.model]) m.dispose();
+    await expectResumesStraight(outcome.saved, neverStopped);
     expect(tf.memory().numTensors).toBe(tensorsBefore);
   });
 
@@ -108,11 +119,7 @@ describe('trainToBudget', () => {
 
   it('abandons a step in flight at Ctrl-C, finished or not, keeping the step before it, from which a resumed run continues exactly', async () => {
     const tensorsBefore = tf.memory().numTensors;
-    const straight = randomModel(TINY_MODEL, 4);
-    const uninterrupted = new Trainer(straight, settings, sandbox);
-    const expected: ReturnType<typeof reproducible>[] = [];
-    for (let i = 0; i < 4; i++) expected.push(reproducible((await uninterrupted.trainStep()).metrics));
-    uninterrupted.dispose();
+    const neverStopped = await straightRun();
 
     // Step 3 runs to its end (weights and streams advanced) but Ctrl-C came while it ran: dropped.
     const model = randomModel(TINY_MODEL, 4);
@@ -152,14 +159,7 @@ describe('trainToBudget', () => {
     trainer.dispose();
     model.dispose();
 
-    const start = randomModel(TINY_MODEL, 4);
-    const resumed = new Trainer(late.saved.model, settings, sandbox, { reference: start, progress: late.saved.progress });
-    const continued = [];
-    for (let i = 0; i < 2; i++) continued.push(reproducible((await resumed.trainStep()).metrics));
-    expect(continued).toEqual(expected.slice(2));
-    expect(weightsOf(late.saved.model)).toEqual(weightsOf(straight));
-    resumed.dispose();
-    for (const m of [straight, start, late.saved.model]) m.dispose();
+    await expectResumesStraight(late.saved, neverStopped);
     expect(tf.memory().numTensors).toBe(tensorsBefore);
   });
 });
