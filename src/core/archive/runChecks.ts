@@ -13,13 +13,13 @@ import { emptyStepMetrics, SCALAR_METRICS, type StepMetrics } from '../metrics/s
 import type { RolloutSample, SampleSegment } from '../rollout/rolloutSample';
 import { KINDS, MAX_DEPTH, TIERS, type Kind, type Tier } from '../tasks/problem';
 
+/** Samples a run keeps, newest first: the lab's inspector and a run file hold at most these. */
+export const SAMPLES_KEPT = 48;
+
 /**
  * The largest sizes a run may have. Each is well above what a run of the allowed knobs makes, so a
  * real run never meets one; past them a value can only be damage or an attack.
  */
-/** Samples a run keeps, newest first: the lab's inspector and a run file hold at most these. */
-export const SAMPLES_KEPT = 48;
-
 export const RUN_LIMITS = {
   /** Characters of a run's name, preset name or id: the lab names a run by its preset, Nmax, algorithm and seed. */
   name: 200,
