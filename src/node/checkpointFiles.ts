@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { nonFiniteEntry } from '../core/archive/checkpointFile';
 import { deserializeCheckpoint, serializeCheckpoint, type CheckpointManifest, type LoadedCheckpoint } from '../core/run/checkpoint';
 import type { GPT } from '../core/model/gpt';
 import type { CheckpointBlob } from '../core/run/checkpointBlob';
@@ -109,17 +110,6 @@ export async function readCheckpointBlob(dir: string): Promise<CheckpointBlob> {
   const { weightsSha256, ...rest } = manifest as { weightsSha256?: unknown };
   if (weightsSha256 !== undefined && weightsSha256 !== sha256(bytes)) throw new CheckpointError(notOneSave(dir));
   return { manifest: rest, weights: bytes };
-}
-
-/** The first entry of the buffer (laid out as checked by deserializeCheckpoint) holding a NaN or an infinity, with how many. */
-function nonFiniteEntry(entries: { name: string; offset: number; length: number }[], bytes: Uint8Array): { name: string; count: number } | null {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (const { name, offset, length } of entries) {
-    let count = 0;
-    for (let at = offset; at < offset + length; at += 4) if (!Number.isFinite(view.getFloat32(at, true))) count++;
-    if (count > 0) return { name, count };
-  }
-  return null;
 }
 
 /** The manifest, parsed, and the weights' bytes of a checkpoint directory. */

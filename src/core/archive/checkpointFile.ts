@@ -142,16 +142,23 @@ export function checkCheckpoint(manifest: unknown, weights: Uint8Array): void {
  * garbage and every update NaN, with nothing on screen saying why. Refused here, naming the tensor.
  */
 function checkFinite(entries: { name: string; offset: number; length: number }[], weights: Uint8Array): void {
-  const view = new DataView(weights.buffer, weights.byteOffset, weights.byteLength);
-  for (const entry of entries) {
-    let bad = 0;
-    for (let at = entry.offset; at < entry.offset + entry.length; at += 4) if (!Number.isFinite(view.getFloat32(at, true))) bad++;
-    if (bad > 0) {
-      throw new Error(
-        `checkpoint weight "${entry.name}" has ${bad === 1 ? '1 value that is' : `${bad} values that are`} NaN or infinite: the run it was saved from diverged, so it cannot be trained or sampled`,
-      );
-    }
+  const bad = nonFiniteEntry(entries, weights);
+  if (bad !== null) {
+    throw new Error(
+      `checkpoint weight "${bad.name}" has ${bad.count === 1 ? '1 value that is' : `${bad.count} values that are`} NaN or infinite: the run it was saved from diverged, so it cannot be trained or sampled`,
+    );
   }
+}
+
+/** The first entry of the float32 buffer holding a NaN or an infinity, with how many; null when all are finite (the CLI's checkpoint loader asks it too). */
+export function nonFiniteEntry(entries: { name: string; offset: number; length: number }[], bytes: Uint8Array): { name: string; count: number } | null {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (const { name, offset, length } of entries) {
+    let count = 0;
+    for (let at = offset; at < offset + length; at += 4) if (!Number.isFinite(view.getFloat32(at, true))) count++;
+    if (count > 0) return { name, count };
+  }
+  return null;
 }
 
 function checkRunInfo(run: unknown): CheckpointRunInfo {
