@@ -8,6 +8,7 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { isObject } from '../core/archive/runChecks';
 import { START_FROM_CHOICES, START_MODELS } from '../core/archive/startFrom';
 import { configErrors, type ExperimentConfig } from '../core/experiment';
 import type { GPT } from '../core/model/gpt';
@@ -174,6 +175,3 @@ function previousWallSeconds(dir: string): number {
   return typeof wall === 'number' && Number.isFinite(wall) ? wall : 0;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

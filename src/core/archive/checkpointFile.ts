@@ -15,7 +15,7 @@
 import { configErrors, withSavedConfigDefaults, type ExperimentConfig } from '../experiment';
 import { TOKENIZER_VERSION } from '../tokenizer';
 import type { CheckpointBlob } from '../run/checkpointBlob';
-import { RUN_LIMITS } from './runChecks';
+import { isObject, RUN_LIMITS } from './runChecks';
 
 export const CHECKPOINT_FILE_FORMAT = 'tir-lab-checkpoint-file';
 export const CHECKPOINT_FILE_VERSION = 1;
@@ -198,8 +198,4 @@ export function base64ToBytes(text: string): Uint8Array {
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return bytes;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
