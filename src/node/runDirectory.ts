@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { SAMPLES_KEPT } from '../core/archive/runChecks';
+import { isObject, SAMPLES_KEPT } from '../core/archive/runChecks';
 import { decodeRunFile, encodeRunFile, type ImportedRun } from '../core/archive/runFile';
 import { startForFormat } from '../core/archive/startFrom';
 import { withSavedConfigDefaults, type ExperimentConfig } from '../core/experiment';
@@ -123,7 +123,7 @@ export function stepLines(path: string): { lines: string[]; values: { step: numb
     } catch {
       value = null;
     }
-    if (typeof value !== 'object' || value === null || typeof (value as { step?: unknown }).step !== 'number') {
+    if (!isObject(value) || typeof value.step !== 'number') {
       throw new RunDirectoryError(`${path} line ${i + 1} is not a step's JSON line`);
     }
     return value as { step: number };
