@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { storedCheckpoints, type StoredCheckpoint } from './storedCheckpoints';
 
 /**
  * 40 tiny steps: the poll below has 30 steps to see a checkpoint at step 10 or later before the end.
@@ -27,26 +28,6 @@ async function exportedCurve(page: Page): Promise<Record<string, unknown>[]> {
   return exported.metrics.map(({ seconds: _s, tokensPerSecond: _t, ...figures }: Record<string, unknown>) => figures);
 }
 
-/** [step, formatVersion] of every checkpoint in the lab's IndexedDB. */
-function storedCheckpoints(page: Page): Promise<[number, number][]> {
-  return page.evaluate(
-    () =>
-      new Promise<[number, number][]>((resolve, reject) => {
-        const open = indexedDB.open('tir-lab');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          const all = db.transaction('checkpoints').objectStore('checkpoints').getAll();
-          all.onsuccess = () => {
-            resolve(all.result.map((r: { step: number; manifest: { formatVersion: number } }) => [r.step, r.manifest.formatVersion]));
-            db.close();
-          };
-          all.onerror = () => reject(all.error);
-        };
-      }),
-  );
-}
-
 test('a reload mid-run continues the run: the same curve as a run never reloaded', async ({ page }) => {
   await page.goto(URL);
   await expect(page.getByTestId('backend-name')).toHaveText('WASM', { timeout: 60_000 });
@@ -63,7 +44,7 @@ test('a reload mid-run continues the run: the same curve as a run never reloaded
   // it trains, once a mid-run checkpoint (step 10, 20 or 30) with the whole run state is in IndexedDB.
   await page.getByTestId('train-button').click();
   await expect(page.getByTestId('run-item')).toHaveCount(2);
-  const midRun = ([step, version]: [number, number]) => step >= 10 && step < STEPS && version === 2;
+  const midRun = ({ step, formatVersion }: StoredCheckpoint) => step >= 10 && step < STEPS && formatVersion === 2;
   await expect.poll(async () => (await storedCheckpoints(page)).some(midRun), { timeout: TRAINING_TIMEOUT }).toBe(true);
   const reloadedAt = Number(await page.getByTestId('step-counter').textContent());
   expect(reloadedAt).toBeGreaterThanOrEqual(10);

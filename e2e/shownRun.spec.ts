@@ -5,6 +5,7 @@
  * link that sets an experiment but names no stored run shows no run.
  */
 import { expect, test } from '@playwright/test';
+import { storedCheckpoints } from './storedCheckpoints';
 
 const TINY_RUN = 'steps=2&promptsPerStep=2&groupSize=2&minibatchSize=4&maxResponseTokens=24&samplesPerStep=4&testEvery=1000';
 const TRAINING_TIMEOUT = 180_000;
@@ -18,6 +19,9 @@ test('after a reload the settings and the caption are those of the run on the ch
   await expect(page.getByTestId('step-counter')).toHaveText('1', { timeout: TRAINING_TIMEOUT });
   const runId = new URLSearchParams(new URL(page.url()).hash.slice(1)).get('run');
   expect(runId).toMatch(/^run-/);
+  // The step's checkpoint lands in IndexedDB 10-150 ms after the counter moves; a reload before it
+  // keeps the step's metrics but not its state, and the fork below would then be "fork@0".
+  await expect.poll(async () => (await storedCheckpoints(page)).some((c) => c.runId === runId && c.step === 1)).toBe(true);
 
   // A field edited for the next run, then a reload.
   await page.getByTestId('nmax-input').fill('0');
