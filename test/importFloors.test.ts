@@ -9,8 +9,8 @@ import { importGraph, sourceTree } from './importGraph';
 
 /** Lowest first; a name ending in '/' is a folder of src/core, any other a file of its top level. */
 const CORE_FLOORS: readonly (readonly string[])[] = [
-  // what the engine acts on: text, seeded streams, the problems, the Python sandbox
-  ['random.ts', 'tokenizer.ts', 'tasks/', 'sandbox/'],
+  // what the engine acts on: text, seeded streams, the problems, the Python sandbox; JSON's shapes
+  ['random.ts', 'tokenizer.ts', 'tasks/', 'sandbox/', 'jsonValue.ts'],
   // the GPT: definition, token log-probs and entropy, decoding, sampling
   ['model/'],
   // a run's knobs, checked against the model's memory

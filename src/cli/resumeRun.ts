@@ -8,7 +8,7 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { isObject } from '../core/archive/runChecks';
+import { isObject } from '../core/jsonValue';
 import { START_FROM_CHOICES, START_MODELS } from '../core/archive/startFrom';
 import { configErrors, type ExperimentConfig } from '../core/experiment';
 import type { GPT } from '../core/model/gpt';

@@ -9,7 +9,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { isObject, SAMPLES_KEPT } from '../core/archive/runChecks';
+import { SAMPLES_KEPT } from '../core/archive/runChecks';
+import { isObject } from '../core/jsonValue';
 import { decodeRunFile, encodeRunFile, type ImportedRun } from '../core/archive/runFile';
 import { startForFormat } from '../core/archive/startFrom';
 import { withSavedConfigDefaults, type ExperimentConfig } from '../core/experiment';

@@ -15,7 +15,8 @@
 import { configErrors, withSavedConfigDefaults, type ExperimentConfig } from '../experiment';
 import { TOKENIZER_VERSION } from '../tokenizer';
 import type { CheckpointBlob } from '../run/checkpointBlob';
-import { isObject, RUN_LIMITS } from './runChecks';
+import { isObject } from '../jsonValue';
+import { RUN_LIMITS } from './runChecks';
 
 export const CHECKPOINT_FILE_FORMAT = 'tir-lab-checkpoint-file';
 export const CHECKPOINT_FILE_VERSION = 1;

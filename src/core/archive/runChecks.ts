@@ -12,6 +12,7 @@ import { TOOL_FORMATS, type ToolFormatName } from '../rollout/formats';
 import { emptyStepMetrics, SCALAR_METRICS, type StepMetrics } from '../metrics/stepMetrics';
 import type { RolloutSample, SampleSegment } from '../rollout/rolloutSample';
 import { KINDS, MAX_DEPTH, TIERS, type Kind, type Tier } from '../tasks/problem';
+import { isObject } from '../jsonValue';
 
 /** Samples a run keeps, newest first: the lab's inspector and a run file hold at most these. */
 export const SAMPLES_KEPT = 48;
@@ -53,10 +54,6 @@ export class RunDataError extends Error {}
 
 function refuse(path: string, what: string): never {
   throw new RunDataError(`${path} ${what}`);
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export function record(value: unknown, path: string): Record<string, unknown> {

@@ -24,7 +24,8 @@ import type { CheckpointBlob } from '../run/checkpointBlob';
 import type { PassAtOneResult } from '../eval/evalReport';
 import { isStartFrom, startForFormat, startFormatError, type StartFrom } from './startFrom';
 import { base64ToBytes, bytesToBase64, checkCheckpoint } from './checkpointFile';
-import { checkConfig, checkEvaluation, checkMetricsList, checkPassAtOne, checkRunName, checkSamples, isObject, RUN_LIMITS, RunDataError, text } from './runChecks';
+import { checkConfig, checkEvaluation, checkMetricsList, checkPassAtOne, checkRunName, checkSamples, RUN_LIMITS, RunDataError, text } from './runChecks';
+import { isObject } from '../jsonValue';
 import { RUN_EXPORT_FORMAT, runExport, type ExportableRun } from './runExport';
 
 export const RUN_FILE_VERSION = 2;

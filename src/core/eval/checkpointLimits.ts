@@ -6,10 +6,7 @@
  */
 import { TOOL_FORMATS, type ToolFormatName } from '../rollout/formats';
 import { PRESETS } from '../experiment';
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isObject } from '../jsonValue';
 
 /** The tool format the checkpoint was tuned on, or null when it says none (a pretrained base). */
 export function checkpointFormat(meta: Record<string, unknown>): ToolFormatName | null {

@@ -28,6 +28,7 @@ import { GPTConfig, validateGPTConfig } from '../model/config';
 import { GPT, weightSpecs, type WeightSpec } from '../model/gpt';
 import { TOKENIZER_VERSION } from '../tokenizer';
 import { checkTrainerStateJson, type TrainerState, type TrainerStateJson } from './trainerState';
+import { isObject } from '../jsonValue';
 
 export const CHECKPOINT_FORMAT = 'tir-lab-checkpoint';
 /** The version of a weights-only checkpoint; one with a trainer section is version 2. */
@@ -235,8 +236,4 @@ function readEntries(
   const missing = specs.filter((spec) => !(spec.name in values)).map((spec) => spec.name);
   if (missing.length > 0) throw new Error(`checkpoint is missing ${kind}s: ${missing.join(', ')}`);
   return { values, end: expectedOffset };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -5,6 +5,7 @@
  */
 import { configErrors, withSavedConfigDefaults, type ExperimentConfig } from '../experiment';
 import type { AdamState } from '../optim/adamState';
+import { isObject } from '../jsonValue';
 
 /** Positions (Random.saveState) of the trainer's three random streams. */
 export interface RandomStreams {
@@ -64,10 +65,6 @@ export function checkTrainerStateJson(value: unknown): TrainerStateJson {
     reference: { fingerprint: reference.fingerprint, source: reference.source },
     optimizer: { iterations: optimizer.iterations, accBeta1: optimizer.accBeta1, accBeta2: optimizer.accBeta2 },
   };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isWhole(value: unknown): value is number {
