@@ -1,9 +1,10 @@
 /**
  * The pure parts of interpreterIsolation.mjs: the heap cap written into a wasm binary, the output
- * capture's budget in UTF-8 bytes of the text returned, and the interrupt buffer Pyodide reads.
+ * capture's budget in UTF-8 bytes of the text returned, the interrupt buffer Pyodide reads, and the
+ * baseline's copy of the heap.
  */
 import { describe, expect, it } from 'vitest';
-import { capWasmMemory, consumingSignalView, OutputCapture, utf8Length } from '../src/core/sandbox/interpreterIsolation.mjs';
+import { capWasmMemory, consumingSignalView, heapCopy, OutputCapture, utf8Length } from '../src/core/sandbox/interpreterIsolation.mjs';
 
 const PAGE = 65536;
 const HEADER = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
@@ -120,5 +121,33 @@ describe('consumingSignalView', () => {
     expect(view[0]).toBe(SIGINT);
     expect(buffer[0]).toBe(0);
     expect(view[0]).toBe(0);
+  });
+});
+
+describe('heapCopy', () => {
+  const heap = Uint8Array.from({ length: 3 * PAGE }, (_, i) => (i * 7) % 251);
+
+  it("writes into a restore's spare bytes when they hold the heap: no new memory", () => {
+    const spare = new ArrayBuffer(heap.length + 128);
+    const copy = heapCopy(heap, spare);
+    expect(copy.buffer).toBe(spare);
+    expect(copy).toEqual(heap);
+    heap[5] ^= 1; // a copy, not a view of the heap
+    expect(copy[5]).not.toBe(heap[5]);
+    heap[5] ^= 1;
+  });
+
+  it('copies into new memory, and lets the spare bytes go, when they are too few', () => {
+    const spare = new ArrayBuffer(heap.length - 1);
+    const copy = heapCopy(heap, spare);
+    expect(copy.buffer).not.toBe(spare);
+    expect(spare.byteLength).toBe(0);
+    expect(copy).toEqual(heap);
+  });
+
+  it('copies into new memory when there are none', () => {
+    const copy = heapCopy(heap, null);
+    expect(copy).toEqual(heap);
+    expect(copy.buffer).not.toBe(heap.buffer);
   });
 });

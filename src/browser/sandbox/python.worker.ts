@@ -68,12 +68,13 @@ async function startRunner(init: InitMessage, interruptBuffer: SharedArrayBuffer
       // there (workerInterpreter.ts): a restart from it takes about half a load's time and CPU.
       ...snapshotLoadOptions(init.memorySnapshot),
     });
-    const made = settleSnapshotStart(pyodide, init.memorySnapshot);
+    const { made, spare } = settleSnapshotStart(pyodide, init.memorySnapshot);
     if (made) reply({ type: 'memorySnapshot', bytes: made }, [made.buffer]);
     return IsolatedRunner.start(pyodide, hook, {
       runnerSource: PYTHON_RUNNER_SOURCE,
       interruptBuffer: new Uint8Array(interruptBuffer),
       fileBytesPerRun: init.fileBytesPerRun,
+      spare,
     });
   } finally {
     hook.release();

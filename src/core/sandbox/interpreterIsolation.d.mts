@@ -7,10 +7,17 @@ export function capWasmMemory(binary: ArrayBuffer | Uint8Array, maxBytes: number
 export function snapshotLoadOptions(memorySnapshot: MemorySnapshotRequest): { _loadSnapshot?: Uint8Array; _makeSnapshot?: boolean };
 
 /**
- * Right after loadPyodide, before any program runs: frees a restore's bytes and puts sys.path as a
- * load leaves it; asked to make a snapshot, makes it and returns its bytes (else null).
+ * Right after loadPyodide, before any program runs: puts sys.path as a load leaves it. A restore's
+ * bytes come back as `spare` (taken from Pyodide), for IsolatedRunner's baseline; asked to make a
+ * snapshot, makes it and returns its bytes as `made`.
  */
-export function settleSnapshotStart(pyodide: { runPython(code: string): unknown; makeMemorySnapshot(): Uint8Array }, memorySnapshot: MemorySnapshotRequest): Uint8Array | null;
+export function settleSnapshotStart(
+  pyodide: { runPython(code: string): unknown; makeMemorySnapshot(): Uint8Array },
+  memorySnapshot: MemorySnapshotRequest,
+): { made: Uint8Array | null; spare: ArrayBuffer | null };
+
+/** A copy of the heap, written into `spare` when it is large enough (then `spare` is the copy's buffer), else into new memory. */
+export function heapCopy(heap: Uint8Array, spare: ArrayBuffer | null): Uint8Array;
 
 /** Bytes of `text` in UTF-8. */
 export function utf8Length(text: string): number;
@@ -66,6 +73,8 @@ export interface IsolatedRunnerOptions {
    * pipe buffers, new nodes with their names and symlink targets (all JS memory). ENOSPC past it.
    */
   fileBytesPerRun: number;
+  /** Memory the baseline's copy of the heap is written into when it is large enough (settleSnapshotStart's `spare`); else a new copy. */
+  spare?: ArrayBuffer | null;
 }
 
 export class IsolatedRunner {

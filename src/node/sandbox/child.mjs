@@ -10,19 +10,23 @@
  * has its own cap, but JS arrays a program could reach are outside it. Past `rssLimitBytes` the
  * process answers that run with `overMemory` and exits.
  *
- * IPC with the host (V8's serialization, so that the snapshot's bytes cross as bytes):
+ * IPC with the host (V8's serialization, so that a snapshot made here crosses as bytes):
  *                           in  { type: 'init', indexURL, runnerSource, heapLimitBytes, fileBytesPerRun, rssLimitBytes,
- *                                 memorySnapshot: { make: true } | { load: Uint8Array } | null }
+ *                                 memorySnapshot: { make: true } | { loadFromFd, byteLength } | null }
+ *                               (a snapshot to load: its byteLength raw bytes on descriptor loadFromFd, then its end)
  *                               { type: 'run', id, code, timeoutMs, maxOutputBytes }
  *                           out { type: 'memorySnapshot', bytes: Uint8Array } (asked to make one: before ready)
  *                               { type: 'ready', restored } | { type: 'failed', message }
  *                               { type: 'result', id, ...IsolatedReply, interrupted, rssBytes }
  *                               { type: 'result', id, overMemory: true, rssBytes }
  */
+import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 
 const interruptBuffer = new Int32Array(new SharedArrayBuffer(4));
 const SIGINT = 2;
+/** Where the host writes a snapshot to load (nodeInterpreter.ts): closed at once when there is none. */
+const SNAPSHOT_FD = 4;
 /** How often the resident memory is read during a run: about 1 µs a read. */
 const MEMORY_POLL_MS = 5;
 
@@ -30,12 +34,36 @@ function fail(message) {
   process.send({ type: 'failed', message }, () => process.exit(1));
 }
 
+/** Exactly `byteLength` bytes from descriptor `fd`, read into one buffer, then the descriptor closed. */
+function readSnapshot(fd, byteLength, done) {
+  const bytes = new Uint8Array(byteLength);
+  let at = 0;
+  const next = () =>
+    fs.read(fd, bytes, at, byteLength - at, null, (error, count) => {
+      if (error) return fail(`the memory snapshot could not be read: ${error.message}`);
+      at += count;
+      if (count > 0 && at < byteLength) return next();
+      fs.closeSync(fd);
+      if (at < byteLength) return fail(`the memory snapshot ended after ${at} of ${byteLength} bytes`);
+      done(bytes);
+    });
+  next();
+}
+
 function start(init) {
+  const { memorySnapshot } = init;
+  if (memorySnapshot && 'loadFromFd' in memorySnapshot) {
+    readSnapshot(memorySnapshot.loadFromFd, memorySnapshot.byteLength, (load) => startThread({ ...init, memorySnapshot: { load } }));
+    return;
+  }
+  fs.closeSync(SNAPSHOT_FD);
+  startThread(init);
+}
+
+function startThread(init) {
   const { rssLimitBytes, ...threadData } = init;
-  // The snapshot moves to the thread, copied once to where Pyodide can read it (bytes that crossed
-  // the IPC channel can sit at an offset its Uint32Array view refuses), and is not kept here.
-  const snapshot = threadData.memorySnapshot?.load ? new Uint8Array(threadData.memorySnapshot.load) : null;
-  if (snapshot) threadData.memorySnapshot = { load: snapshot };
+  // The snapshot moves to the thread and is not kept here.
+  const snapshot = threadData.memorySnapshot?.load ?? null;
   const worker = new Worker(new URL('./pyodideThread.mjs', import.meta.url), {
     workerData: { ...threadData, interruptBuffer },
     transferList: snapshot ? [snapshot.buffer] : [],

@@ -10,6 +10,7 @@
  * bring back to it, a malformed reply, or memory over its threshold also means a recycle.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import { createRequire } from 'node:module';
 import { realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -61,12 +62,24 @@ const CHILD_SCRIPTS = ['child.mjs', 'pyodideThread.mjs'].map((name) => join(CHIL
 const CHILD_FILES = [...CHILD_SCRIPTS, fileURLToPath(new URL('../../core/sandbox/interpreterIsolation.mjs', import.meta.url))];
 const STDERR_TAIL_CHARS = 2000;
 /**
+ * The child's descriptor for a memory snapshot's bytes, written raw: over the IPC channel they were
+ * serialized here on the trainer's thread and parsed there into several fresh 30 MiB copies.
+ */
+const SNAPSHOT_FD = 4;
+/**
  * What a run may add to the child's memory beyond its heap and file budget (its output, the reply,
  * garbage not yet collected). An idle child holds about 225 MiB here.
  */
 const RSS_HEADROOM_BYTES = 128 * 2 ** 20;
 
 type Settings = Required<Omit<NodeInterpreterOptions, 'pyodideDir'>>;
+
+/** A snapshot request as the child gets it: a snapshot to load comes through SNAPSHOT_FD. */
+type ChildSnapshotRequest = { make: true } | { loadFromFd: number; byteLength: number } | null;
+
+function childSnapshotRequest(request: MemorySnapshotRequest): ChildSnapshotRequest {
+  return request !== null && 'load' in request ? { loadFromFd: SNAPSHOT_FD, byteLength: request.load.byteLength } : request;
+}
 
 /** What the child sends. A result is checked field by field in onMessage: the child is not trusted. */
 type ChildMessage =
@@ -142,11 +155,15 @@ export class NodeInterpreter implements Interpreter {
     };
     const pyodideDir = options.pyodideDir ?? defaultPyodideDir();
     const child = spawn(process.execPath, childNodeArgs(pyodideDir), {
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      serialization: 'advanced', // the memory snapshot crosses as bytes, not as 40 MB of JSON
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc', 'pipe'],
+      serialization: 'advanced', // the snapshot made by the first child comes back as bytes, not as 40 MB of JSON
       env: {}, // nothing of the host's environment is readable inside
     });
     const interpreter = new NodeInterpreter(child, settings);
+    const load = memorySnapshot !== null && 'load' in memorySnapshot ? memorySnapshot.load : null;
+    const snapshotPipe = child.stdio[SNAPSHOT_FD] as Writable;
+    snapshotPipe.on('error', () => {}); // a child that dies before it has read them: its exit fails the start
+    snapshotPipe.end(load ?? undefined);
     await interpreter.handshake({
       type: 'init',
       indexURL: `${realpathSync(pyodideDir)}/`,
@@ -154,7 +171,7 @@ export class NodeInterpreter implements Interpreter {
       heapLimitBytes: settings.heapLimitBytes,
       fileBytesPerRun: settings.fileBytesPerRun,
       rssLimitBytes: settings.rssLimitBytes,
-      memorySnapshot,
+      memorySnapshot: childSnapshotRequest(memorySnapshot),
     });
     return interpreter;
   }
@@ -167,6 +184,11 @@ export class NodeInterpreter implements Interpreter {
   /** The memory snapshot made at this interpreter's start, or null when it was not asked to make one. */
   get memorySnapshot(): Uint8Array | null {
     return this.snapshotMade;
+  }
+
+  /** The child's process id, for measurements (scripts/sandboxRestartCost.ts). */
+  get pid(): number | undefined {
+    return this.child.pid;
   }
 
   get needsRecycle(): boolean {
@@ -196,7 +218,7 @@ export class NodeInterpreter implements Interpreter {
     await exited;
   }
 
-  private handshake(init: { type: 'init'; memorySnapshot: MemorySnapshotRequest } & Record<string, unknown>): Promise<void> {
+  private handshake(init: { type: 'init'; memorySnapshot: ChildSnapshotRequest } & Record<string, unknown>): Promise<void> {
     const wantsSnapshot = init.memorySnapshot !== null && 'make' in init.memorySnapshot;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => fail(`no ready message within ${this.options.startTimeoutMs} ms`), this.options.startTimeoutMs);

@@ -69,10 +69,11 @@ const pyodide = await loadPyodide({
   ...snapshotLoadOptions(memorySnapshot),
 });
 hook.release();
-// The snapshot's 30 MiB are let go before the resident memory, which decides recycles, is first read.
-const made = settleSnapshotStart(pyodide, memorySnapshot);
+// A restore's 30 MiB become the runner's copy of the heap, and a made snapshot's leave with their
+// message, before the resident memory, which decides recycles, is first read.
+const { made, spare } = settleSnapshotStart(pyodide, memorySnapshot);
 if (made) parentPort.postMessage({ type: 'memorySnapshot', bytes: made }, [made.buffer]);
-const runner = IsolatedRunner.start(pyodide, hook, { runnerSource, interruptBuffer, fileBytesPerRun });
+const runner = IsolatedRunner.start(pyodide, hook, { runnerSource, interruptBuffer, fileBytesPerRun, spare });
 globalThis.gc?.();
 
 parentPort.on('message', ({ id, code, maxOutputBytes }) => {
