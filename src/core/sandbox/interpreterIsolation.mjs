@@ -215,9 +215,9 @@ export function settleSnapshotStart(pyodide, memorySnapshot) {
 }
 
 /**
- * A copy of the heap, written into `spare` when it is large enough. Memory a process has not touched
- * yet costs a page fault a page on first write (on this project's VMs about 80 ms for 30 MiB, half
- * of a restored start's copy work); a restore's snapshot bytes were touched when they arrived.
+ * A copy of the heap, written into `spare` when it is large enough. Memory a process has not
+ * written yet costs a page fault a page on the first write (on this project's VMs about 80 ms of a
+ * core for 30 MiB); a restore's snapshot bytes were written when they arrived.
  */
 export function heapCopy(heap, spare) {
   if (!spare) return heap.slice();
