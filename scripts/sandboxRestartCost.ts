@@ -2,8 +2,8 @@
  * What one restart of a Node sandbox interpreter costs: a factory's first interpreter loads Pyodide
  * and makes the memory snapshot, then N more are restored from it one by one, each terminated once
  * ready. Prints the restored starts' wall time, their child's CPU (user + system, from Linux's
- * /proc/PID/stat) and resident memory after a first program (where it decides recycles), and this process's CPU per
- * restored start (the trainer's thread pays it).
+ * /proc/PID/stat), its resident memory after a first program (where that decides recycles), and
+ * this process's CPU per restored start (the trainer's thread pays it).
  *
  *   npx tsx scripts/sandboxRestartCost.ts [N=8]
  */
