@@ -4,6 +4,7 @@
  * e2e/artifacts/explore/.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { LOOP_STAGE_HOLD_MS } from '../src/ui/panels/loopStage';
 import { box } from './screenBoxes';
 
 const SCREENSHOTS = 'e2e/artifacts/explore';
@@ -104,14 +105,22 @@ test("the RL loop's lit stage follows a slow-motion step, then goes back to the 
   await page.screenshot({ path: `${SCREENSHOTS}/loop-done-1280x720.png` });
 });
 
-/** Records in the page every stage the loop diagram above the newest answer lights (null: none), each change once. */
+/**
+ * Records in the page every stage the loop diagram above the newest answer lights (null: none), each
+ * change once, and when (ms) the step counter moved.
+ */
 async function recordLoopAboveAnswer(page: Page): Promise<void> {
   await page.evaluate(() => {
-    const w = window as unknown as { litSeen: (string | null)[]; lookAtLoop: () => void };
+    const w = window as unknown as { litSeen: (string | null)[]; stepEnds: number[]; lookAtLoop: () => void };
     w.litSeen = [];
+    w.stepEnds = [];
+    let counter = document.querySelector('[data-testid=step-counter]')?.textContent;
     w.lookAtLoop = () => {
       const lit = document.querySelector('[data-testid=current-rollout] [data-testid=loop-diagram]')?.getAttribute('data-lit') ?? null;
       if (w.litSeen[w.litSeen.length - 1] !== lit) w.litSeen.push(lit);
+      const now = document.querySelector('[data-testid=step-counter]')?.textContent;
+      if (now !== counter) w.stepEnds.push(performance.now());
+      counter = now;
     };
     const everyFrame = () => {
       w.lookAtLoop();
@@ -131,10 +140,12 @@ const loopSeen = (page: Page) =>
 
 test('the RL loop above the newest answer is lit by the stage the running step is in, during Step and Train', async ({ page }) => {
   await page.setViewportSize(PROJECTOR);
-  // The quick preset's 8 x 8 answers of up to 120 tokens: steps of a second or more, as a lesson's
-  // are, so each stage is drawn (the page holds each for the worker's 300 ms; steps of 4 x 4 answers
-  // took 300 ms here, and a picture that kept up with them would fall behind the run).
-  await page.goto(`/?preset=quick&backend=wasm&seed=3#steps=4&maxResponseTokens=120&samplesPerStep=4&testEvery=1000`);
+  // Steps long enough for every stage to be drawn: the page holds each stage LOOP_STAGE_HOLD_MS and
+  // lets at most three wait, so a step shorter than its five stages' holds loses some by design (the
+  // picture must not fall behind the run). The classroom preset's first steps took 0.6 s here at 8 x 8
+  // answers (the quick preset: the last step's writing was dropped in 5 runs of 6) and 1.2 s at its own
+  // 32 x 8; at 64 x 8 they take 2.4 s.
+  await page.goto(`/?preset=classroom&backend=wasm&seed=3#steps=4&promptsPerStep=64&samplesPerStep=4&testEvery=1000`);
   await expect(page.getByTestId('step-button')).toBeEnabled({ timeout: 60_000 });
   const loop = page.getByTestId('current-rollout').getByTestId('loop-diagram');
   await expect(loop).toBeVisible();
@@ -165,6 +176,9 @@ test('the RL loop above the newest answer is lit by the stage the running step i
   await expect(page.getByTestId('run-status')).toHaveText('finished', { timeout: TRAINING_TIMEOUT });
   await expect(loop).not.toHaveAttribute('data-lit');
   const trained = (await loopSeen(page)).filter((lit) => lit !== null);
+  const stepEnds = await page.evaluate(() => (window as unknown as { stepEnds: number[] }).stepEnds);
+  const stepSeconds = stepEnds.slice(1).map((end, i) => (end - stepEnds[i]!) / 1000);
+  expect(Math.min(...stepSeconds), `steps 3 and 4 took ${stepSeconds.map((s) => s.toFixed(2)).join(" and ")} s: too short for the holds on this machine, make them longer`).toBeGreaterThan((5 * LOOP_STAGE_HOLD_MS) / 1000);
   // Steps 2, 3 and 4: each written and updated, and the question lit between them.
   expect(trained.filter((lit) => lit === 'write').length, JSON.stringify(trained)).toBeGreaterThanOrEqual(3);
   expect(trained.filter((lit) => lit === 'update').length, JSON.stringify(trained)).toBeGreaterThanOrEqual(3);
