@@ -178,7 +178,7 @@ test('the RL loop above the newest answer is lit by the stage the running step i
   const trained = (await loopSeen(page)).filter((lit) => lit !== null);
   const stepEnds = await page.evaluate(() => (window as unknown as { stepEnds: number[] }).stepEnds);
   const stepSeconds = stepEnds.slice(1).map((end, i) => (end - stepEnds[i]!) / 1000);
-  expect(Math.min(...stepSeconds), `steps 3 and 4 took ${stepSeconds.map((s) => s.toFixed(2)).join(" and ")} s: too short for the holds on this machine, make them longer`).toBeGreaterThan((5 * LOOP_STAGE_HOLD_MS) / 1000);
+  expect(Math.min(...stepSeconds), `steps 3 and 4 took ${stepSeconds.map((s) => s.toFixed(2)).join(' and ')} s: too short for the holds on this machine, make them longer`).toBeGreaterThan((5 * LOOP_STAGE_HOLD_MS) / 1000);
   // Steps 2, 3 and 4: each written and updated, and the question lit between them.
   expect(trained.filter((lit) => lit === 'write').length, JSON.stringify(trained)).toBeGreaterThanOrEqual(3);
   expect(trained.filter((lit) => lit === 'update').length, JSON.stringify(trained)).toBeGreaterThanOrEqual(3);
