@@ -6,7 +6,7 @@
  * Before, tsx's wrapper killed the busy CLI 60 ms after relaying the signal: nothing was saved.
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -80,6 +80,22 @@ function metricSteps(dir: string): number[] | null {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** How many sandbox interpreters (src/node/sandbox/child.mjs processes) process group `group` holds now, from Linux's /proc. */
+function interpretersIn(group: number): number {
+  let count = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The process group is the 5th field of /proc/PID/stat, the 3rd after the command's closing parenthesis.
+      const pgid = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ')[2]);
+      if (pgid === group && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('sandbox/child.mjs')) count++;
+    } catch {
+      // The process ended while it was read.
+    }
+  }
+  return count;
+}
+
 function checkpointStep(dir: string): number {
   return JSON.parse(readFileSync(join(dir, 'checkpoint', 'model.json'), 'utf8')).trainer.step;
 }
@@ -100,8 +116,10 @@ describe('npm run train, interrupted', () => {
     const dir = join(out, 'stopped');
     // 1. Ctrl-C during step 0's held-out test, while its programs run: nothing is recorded, the run is saved at step 0.
     const first = npmTrain([...RUN, '--save-every', '2', '--out', dir]);
-    await first.until(() => metricSteps(dir) !== null);
-    await sleep(4000);
+    // The pool starts its standby, a third interpreter, once its two are ready: from then on the
+    // test's programs run, and step 0 was recorded 2.3 s later here. A fixed wait of 4 s after the
+    // run's files appeared, as before, came after step 0 in one run of three on this machine.
+    await first.until(() => interpretersIn(first.group) >= 3);
     expect(metricSteps(dir)).toEqual([]);
     process.kill(-first.group, 'SIGINT');
     const firstEnd = await first.ended;
