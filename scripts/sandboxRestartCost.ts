@@ -3,9 +3,12 @@
  * and makes the memory snapshot, then N more are restored from it one by one, each terminated once
  * ready. Prints the restored starts' wall time, their child's CPU (user + system, from Linux's
  * /proc/PID/stat), its resident memory after a first program (where that decides recycles), and
- * this process's CPU per restored start (the trainer's thread pays it).
+ * this process's CPU per restored start (the trainer's thread pays it). Given a run's samples.jsonl
+ * (`npm run train` writes one), each restored interpreter then runs 300 of the run's programs one
+ * after another, and the mean time a program takes per 50 is printed: a new interpreter's first
+ * programs are slower, as V8 runs Pyodide's wasm from its baseline compiler until it tiers up.
  *
- *   npx tsx scripts/sandboxRestartCost.ts [N=8]
+ *   npx tsx scripts/sandboxRestartCost.ts [N=8] [RUN/samples.jsonl]
  */
 import { readFileSync } from 'node:fs';
 import { nodeInterpreterFactory, type NodeInterpreter } from '../src/node/sandbox/nodeInterpreter';
@@ -23,15 +26,29 @@ function residentMegabytes(pid: number): number {
   return Number(kilobytes) / 1024;
 }
 
+const PROGRAMS_RUN = 300;
+const PROGRAMS_PER_MEAN = 50;
+
+/** The programs of a run's kept answers, in the order they ran. */
+function runPrograms(samplesPath: string): string[] {
+  const lines = readFileSync(samplesPath, 'utf8').split('\n').filter((line) => line.trim() !== '');
+  const programs = lines.flatMap((line) => (JSON.parse(line) as { calls: { code: string }[] }).calls.map((call) => call.code));
+  if (programs.length === 0) throw new Error(`${samplesPath} holds no program`);
+  return programs;
+}
+
 const restarts = Number(process.argv[2] ?? 8);
-if (!Number.isInteger(restarts) || restarts < 1) throw new Error(`usage: npx tsx scripts/sandboxRestartCost.ts [N >= 1], got ${process.argv[2]}`);
+if (!Number.isInteger(restarts) || restarts < 1) throw new Error(`usage: npx tsx scripts/sandboxRestartCost.ts [N >= 1] [samples.jsonl], got ${process.argv[2]}`);
+const programs = process.argv[3] === undefined ? null : runPrograms(process.argv[3]);
 const factory = nodeInterpreterFactory();
 const first = await factory();
 const walls: number[] = [];
 const childCpus: number[] = [];
 const residents: number[] = [];
-const hostBefore = process.cpuUsage();
+const programMeans: number[][] = [];
+let hostSeconds = 0;
 for (let i = 0; i < restarts; i++) {
+  const hostBefore = process.cpuUsage();
   const startedAt = performance.now();
   const interpreter = (await factory()) as NodeInterpreter;
   walls.push((performance.now() - startedAt) / 1000);
@@ -40,9 +57,12 @@ for (let i = 0; i < restarts; i++) {
   childCpus.push(childCpuSeconds(pid));
   await interpreter.run('print(1)', { timeoutMs: 10_000, maxOutputBytes: 1000 });
   residents.push(residentMegabytes(pid));
+  hostSeconds += cpuSecondsSince(hostBefore);
+  if (programs) programMeans.push(await programMeansMs(interpreter, programs));
+  const beforeTerminate = process.cpuUsage();
   await interpreter.terminate();
+  hostSeconds += cpuSecondsSince(beforeTerminate);
 }
-const host = process.cpuUsage(hostBefore);
 await first.terminate();
 const mean = (values: number[]) => values.reduce((sum, x) => sum + x, 0) / values.length;
 const round = (x: number) => Math.round(x * 1000) / 1000;
@@ -52,6 +72,25 @@ console.log(
     wallSeconds: { mean: round(mean(walls)), min: round(Math.min(...walls)), max: round(Math.max(...walls)) },
     childCpuSeconds: { mean: round(mean(childCpus)), min: round(Math.min(...childCpus)), max: round(Math.max(...childCpus)) },
     residentMegabytes: { mean: round(mean(residents)), min: round(Math.min(...residents)), max: round(Math.max(...residents)) },
-    hostCpuSecondsPerRestart: round((host.user + host.system) / 1e6 / restarts),
+    hostCpuSecondsPerRestart: round(hostSeconds / restarts),
+    ...(programs && { programMsPer50: programMeans[0]!.map((_, k) => round(mean(programMeans.map((means) => means[k]!)))) }),
   }),
 );
+
+function cpuSecondsSince(before: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1e6;
+}
+
+/** The mean wall time (ms) of each PROGRAMS_PER_MEAN programs in a row, over PROGRAMS_RUN of them. */
+async function programMeansMs(interpreter: NodeInterpreter, programs: string[]): Promise<number[]> {
+  const means: number[] = [];
+  for (let first = 0; first < PROGRAMS_RUN; first += PROGRAMS_PER_MEAN) {
+    const startedAt = performance.now();
+    for (let k = first; k < first + PROGRAMS_PER_MEAN; k++) {
+      await interpreter.run(programs[k % programs.length]!, { timeoutMs: 10_000, maxOutputBytes: 2000 });
+    }
+    means.push((performance.now() - startedAt) / PROGRAMS_PER_MEAN);
+  }
+  return means;
+}
