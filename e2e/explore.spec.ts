@@ -142,9 +142,9 @@ test('the RL loop above the newest answer is lit by the stage the running step i
   await page.setViewportSize(PROJECTOR);
   // Steps long enough for every stage to be drawn: the page holds each stage LOOP_STAGE_HOLD_MS and
   // lets at most three wait, so a step shorter than its five stages' holds loses some by design (the
-  // picture must not fall behind the run). The classroom preset's first steps took 0.6 s here at 8 x 8
-  // answers (the quick preset: the last step's writing was dropped in 5 runs of 6) and 1.2 s at its own
-  // 32 x 8; at 64 x 8 they take 2.4 s.
+  // picture must not fall behind the run). The quick preset's 8 x 8 answers took 0.45-0.6 s a step
+  // here (the last step's writing was dropped in 5 runs of 6), the classroom preset's own 32 x 8 about
+  // 1.2 s; at 64 x 8 its steps take 2.4 s.
   await page.goto(`/?preset=classroom&backend=wasm&seed=3#steps=4&promptsPerStep=64&samplesPerStep=4&testEvery=1000`);
   await expect(page.getByTestId('step-button')).toBeEnabled({ timeout: 60_000 });
   const loop = page.getByTestId('current-rollout').getByTestId('loop-diagram');
@@ -177,6 +177,7 @@ test('the RL loop above the newest answer is lit by the stage the running step i
   await expect(loop).not.toHaveAttribute('data-lit');
   const trained = (await loopSeen(page)).filter((lit) => lit !== null);
   const stepEnds = await page.evaluate(() => (window as unknown as { stepEnds: number[] }).stepEnds);
+  expect(stepEnds).toHaveLength(3); // steps 2, 3 and 4 ended
   const stepSeconds = stepEnds.slice(1).map((end, i) => (end - stepEnds[i]!) / 1000);
   expect(Math.min(...stepSeconds), `steps 3 and 4 took ${stepSeconds.map((s) => s.toFixed(2)).join(' and ')} s: too short for the holds on this machine, make them longer`).toBeGreaterThan((5 * LOOP_STAGE_HOLD_MS) / 1000);
   // Steps 2, 3 and 4: each written and updated, and the question lit between them.

@@ -6,7 +6,7 @@
  * this process's CPU per restored start (the trainer's thread pays it). Given a run's samples.jsonl
  * (`npm run train` writes one), each restored interpreter then runs 300 of the run's programs one
  * after another, and the mean time a program takes per 50 is printed: a new interpreter's first
- * programs are slower, as V8 runs Pyodide's wasm from its baseline compiler until it tiers up.
+ * programs are slower.
  *
  *   npx tsx scripts/sandboxRestartCost.ts [N=8] [RUN/samples.jsonl]
  */
