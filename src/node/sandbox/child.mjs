@@ -12,8 +12,8 @@
  *
  * IPC with the host (V8's serialization, so that a snapshot made here crosses as bytes):
  *                           in  { type: 'init', indexURL, runnerSource, heapLimitBytes, fileBytesPerRun, rssLimitBytes,
- *                                 memorySnapshot: { make: true } | { loadFromFd, byteLength } | null }
- *                               (a snapshot to load: its byteLength raw bytes on descriptor loadFromFd, then its end)
+ *                                 snapshotFd, memorySnapshot: { make: true } | { byteLength } | null }
+ *                               (a snapshot to load: its byteLength raw bytes on descriptor snapshotFd, then its end)
  *                               { type: 'run', id, code, timeoutMs, maxOutputBytes }
  *                           out { type: 'memorySnapshot', bytes: Uint8Array } (asked to make one: before ready)
  *                               { type: 'ready', restored } | { type: 'failed', message }
@@ -25,8 +25,6 @@ import { Worker } from 'node:worker_threads';
 
 const interruptBuffer = new Int32Array(new SharedArrayBuffer(4));
 const SIGINT = 2;
-/** Where the host writes a snapshot to load (nodeInterpreter.ts): closed at once when there is none. */
-const SNAPSHOT_FD = 4;
 /** How often the resident memory is read during a run: about 1 µs a read. */
 const MEMORY_POLL_MS = 5;
 
@@ -51,13 +49,13 @@ function readSnapshot(fd, byteLength, done) {
 }
 
 function start(init) {
-  const { memorySnapshot } = init;
-  if (memorySnapshot && 'loadFromFd' in memorySnapshot) {
-    readSnapshot(memorySnapshot.loadFromFd, memorySnapshot.byteLength, (load) => startThread({ ...init, memorySnapshot: { load } }));
+  const { snapshotFd, memorySnapshot, ...threadInit } = init;
+  if (memorySnapshot && 'byteLength' in memorySnapshot) {
+    readSnapshot(snapshotFd, memorySnapshot.byteLength, (load) => startThread({ ...threadInit, memorySnapshot: { load } }));
     return;
   }
-  fs.closeSync(SNAPSHOT_FD);
-  startThread(init);
+  fs.closeSync(snapshotFd); // nothing comes on it
+  startThread({ ...threadInit, memorySnapshot });
 }
 
 function startThread(init) {

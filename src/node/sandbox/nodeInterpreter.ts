@@ -63,7 +63,8 @@ const CHILD_FILES = [...CHILD_SCRIPTS, fileURLToPath(new URL('../../core/sandbox
 const STDERR_TAIL_CHARS = 2000;
 /**
  * The child's descriptor for a memory snapshot's bytes, written raw: over the IPC channel they were
- * serialized here on the trainer's thread and parsed there into several fresh 30 MiB copies.
+ * serialized here on the trainer's thread and parsed there into several fresh 30 MiB copies. The
+ * init message names it, so the child holds no copy of this number.
  */
 const SNAPSHOT_FD = 4;
 /**
@@ -74,11 +75,11 @@ const RSS_HEADROOM_BYTES = 128 * 2 ** 20;
 
 type Settings = Required<Omit<NodeInterpreterOptions, 'pyodideDir'>>;
 
-/** A snapshot request as the child gets it: a snapshot to load comes through SNAPSHOT_FD. */
-type ChildSnapshotRequest = { make: true } | { loadFromFd: number; byteLength: number } | null;
+/** A snapshot request as the child gets it: a snapshot to load comes as its byteLength bytes on SNAPSHOT_FD. */
+type ChildSnapshotRequest = { make: true } | { byteLength: number } | null;
 
 function childSnapshotRequest(request: MemorySnapshotRequest): ChildSnapshotRequest {
-  return request !== null && 'load' in request ? { loadFromFd: SNAPSHOT_FD, byteLength: request.load.byteLength } : request;
+  return request !== null && 'load' in request ? { byteLength: request.load.byteLength } : request;
 }
 
 /** What the child sends. A result is checked field by field in onMessage: the child is not trusted. */
@@ -171,6 +172,7 @@ export class NodeInterpreter implements Interpreter {
       heapLimitBytes: settings.heapLimitBytes,
       fileBytesPerRun: settings.fileBytesPerRun,
       rssLimitBytes: settings.rssLimitBytes,
+      snapshotFd: SNAPSHOT_FD,
       memorySnapshot: childSnapshotRequest(memorySnapshot),
     });
     return interpreter;
