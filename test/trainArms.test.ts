@@ -39,9 +39,11 @@ describe('--nmax with several values', () => {
     expect(() => nmaxArms(['--nmax', '1,17'])).toThrow("got '17'");
   });
 
-  it("gives each arm the flags with its own Nmax and directory", () => {
-    expect(armArgv(['--seed', '3', '--nmax', '0,2', '--out', 'runs/s'], 2)).toEqual(['--seed', '3', '--nmax', '2', '--out', join('runs/s', 'nmax-2')]);
-    expect(armArgv(['--nmax=0,2', '--steps', '5'], 0)).toEqual(['--steps', '5', '--nmax', '0', '--out', join('runs', 'sweep', 'nmax-0')]);
+  it("gives each arm the flags with its own Nmax and directory, and its share of the cores for its updates unless told", () => {
+    expect(armArgv(['--seed', '3', '--nmax', '0,2', '--out', 'runs/s'], 2)).toEqual(['--seed', '3', '--nmax', '2', '--out', join('runs/s', 'nmax-2'), '--update-threads', '1']);
+    expect(armArgv(['--nmax=0,2', '--steps', '5'], 0, 2)).toEqual(['--steps', '5', '--nmax', '0', '--out', join('runs', 'sweep', 'nmax-0'), '--update-threads', '2']);
+    expect(armArgv(['--nmax', '0,2', '--update-threads', '3'], 0, 2)).toEqual(['--update-threads', '3', '--nmax', '0', '--out', join('runs', 'sweep', 'nmax-0')]);
+    expect(armArgv(['--nmax', '0,2', '--update-threads=3'], 0, 2)).toEqual(['--update-threads=3', '--nmax', '0', '--out', join('runs', 'sweep', 'nmax-0')]);
   });
 
   it('trains the arms side by side, each with the figures it has alone', async () => {

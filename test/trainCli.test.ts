@@ -154,3 +154,24 @@ describe('npm run train --resume', () => {
     expect(knob?.stderr).toContain('--resume continues the run with its own config: --nmax cannot come with it');
   }, 60_000);
 });
+
+describe('npm run train --update-threads', () => {
+  it('shares each update with gradient threads and gives the run of one thread, field for field and weight for weight', async () => {
+    // Rows of many lengths (answers up to 96 tokens, with and without tool output) cut into several chunks.
+    const knobs = [...SMALL_QUICK, '--prompts-per-step', '4', '--group-size', '8', '--minibatch-size', '32', '--max-response-tokens', '96', '--steps', '2'];
+    const one = join(out, 'threads-1');
+    const two = join(out, 'threads-2');
+    const alone = await run(TSX, ['src/cli/train.ts', ...knobs, '--update-threads', '1', '--out', one]);
+    const shared = await run(TSX, ['src/cli/train.ts', ...knobs, '--update-threads', '2', '--out', two]);
+    expect(alone.stderr).not.toContain('gradient threads');
+    expect(shared.stderr).toMatch(/updates on 2 threads: the gradient threads computed [1-9]\d* chunks/);
+    expect(metricsOf(two)).toEqual(metricsOf(one));
+    expect(readFileSync(join(two, 'checkpoint', 'weights.bin')).equals(readFileSync(join(one, 'checkpoint', 'weights.bin')))).toBe(true);
+  }, 120_000);
+
+  it('refuses a thread count out of its range, with the range', async () => {
+    const failure = await failureOf(['--update-threads', '0', '--out', join(out, 'no-threads')]);
+    expect(failure?.code).toBe(2);
+    expect(failure?.stderr).toContain("--update-threads needs a whole number from 1 to 16, got '0'");
+  }, 60_000);
+});

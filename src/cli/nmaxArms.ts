@@ -23,8 +23,11 @@ export function nmaxArms(argv: readonly string[]): number[] | null {
   return arms;
 }
 
-/** argv for one arm: `--nmax N` in place of the list, and its own directory under --out (default runs/sweep). */
-export function armArgv(argv: readonly string[], nmax: number): string[] {
+/**
+ * argv for one arm: `--nmax N` in place of the list, its own directory under --out (default
+ * runs/sweep), and `--update-threads` (the arm's share of the cores) unless argv gives it.
+ */
+export function armArgv(argv: readonly string[], nmax: number, updateThreads = 1): string[] {
   const out: string[] = [];
   let dir = join('runs', 'sweep');
   for (let i = 0; i < argv.length; i++) {
@@ -36,12 +39,18 @@ export function armArgv(argv: readonly string[], nmax: number): string[] {
     else if (arg.startsWith('--out=')) dir = arg.slice('--out='.length);
     else out.push(arg);
   }
-  return [...out, '--nmax', String(nmax), '--out', join(dir, `nmax-${nmax}`)];
+  const threads = argv.some((arg) => arg === '--update-threads' || arg.startsWith('--update-threads=')) ? [] : ['--update-threads', String(updateThreads)];
+  return [...out, '--nmax', String(nmax), '--out', join(dir, `nmax-${nmax}`), ...threads];
 }
 
 /** One process per core, at least one. */
 export function armsAtOnce(): number {
   return Math.max(1, availableParallelism());
+}
+
+/** Threads for each arm's updates: the cores shared among the arms that run at once, at most 4 each. */
+export function armUpdateThreads(lanes: number): number {
+  return Math.min(4, Math.max(1, Math.floor(availableParallelism() / lanes)));
 }
 
 /**
@@ -57,11 +66,13 @@ export async function runNmaxArms(script: string, argv: readonly string[], arms:
     for (const child of running) child.kill('SIGINT');
   };
   process.on('SIGINT', onInterrupt);
-  process.stderr.write(`train: ${arms.length} Nmax arms (${arms.join(', ')}), ${Math.min(atOnce, arms.length)} at a time\n`);
+  const lanes = Math.min(atOnce, arms.length);
+  const updateThreads = armUpdateThreads(lanes);
+  process.stderr.write(`train: ${arms.length} Nmax arms (${arms.join(', ')}), ${lanes} at a time\n`);
   const codes: number[] = [];
   const runArm = (nmax: number) =>
     new Promise<void>((resolve) => {
-      const child = spawn(process.execPath, [...process.execArgv, script, ...armArgv(argv, nmax)], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [...process.execArgv, script, ...armArgv(argv, nmax, updateThreads)], { stdio: ['ignore', 'pipe', 'pipe'] });
       running.add(child);
       const label = `[nmax ${nmax}] `;
       for (const stream of [child.stdout, child.stderr]) {
@@ -83,7 +94,7 @@ export async function runNmaxArms(script: string, argv: readonly string[], arms:
     for (let nmax = queue.shift(); nmax !== undefined && !interrupted; nmax = queue.shift()) await runArm(nmax);
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(atOnce, arms.length) }, worker));
+    await Promise.all(Array.from({ length: lanes }, worker));
   } finally {
     process.off('SIGINT', onInterrupt);
   }

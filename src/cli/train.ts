@@ -22,6 +22,7 @@ import type { StepRecord } from '../core/rl/trainer';
 import { loadCheckpointDir, saveCheckpointDirAtomically } from '../node/checkpointFiles';
 import { runFilesIn } from '../node/runDirectory';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
+import { defaultUpdateThreads, startGradientThreads } from '../node/gradients/gradientThreads';
 import { useNodeBackend, type NodeBackend } from '../node/tfBackend';
 import { argsOrExitCode, DEFAULT_BASE_CHECKPOINT, experimentFromFlags, joinNegativeValues, knobOptions, knobUsage, UsageError, wholeNumberFlag } from './cliArgs';
 import { drawProgress, progressLine, yieldToEventLoop } from './progress';
@@ -38,14 +39,16 @@ import { Interrupt, isAbandoned, trainToBudget, unlessInterrupted, type Complete
  * at every step.
  */
 const DEFAULT_SAVE_EVERY = 10;
+const MAX_UPDATE_THREADS = 16;
 
 const USAGE = `usage: npm run train -- [--preset ${Object.keys(PRESETS).join('|')}] [--seed N] [--steps N] [--nmax N]
                         [--algo ppo|reinforce++|grpo] [--out DIR [--force]] [--base CHECKPOINT_DIR] [--backend wasm|cpu]
-                        [--save-every N] [knobs]
+                        [--save-every N] [--update-threads N] [knobs]
                         --force replaces a run already in DIR (without it, such a DIR is refused)
                         --save-every N saves the checkpoint every N steps (default ${DEFAULT_SAVE_EVERY}), besides at the end and on Ctrl-C
+                        --update-threads N shares each update over N threads (default: the cores, at most 4); the figures are the same
                         --nmax N,N,... trains one run per Nmax in DIR/nmax-N (DIR: --out, default runs/sweep), one process per core at a time
-       npm run train -- --resume DIR [--steps N] [--backend wasm|cpu] [--save-every N] [--base START_DIR]
+       npm run train -- --resume DIR [--steps N] [--backend wasm|cpu] [--save-every N] [--update-threads N] [--base START_DIR]
                         continues the run in DIR exactly where it stopped, up to step N (default: its own steps);
                         a run from the lab (npm run runfile -- unpack) finds its start model among the shipped
                         ones by fingerprint, or at --base
@@ -53,13 +56,14 @@ knobs (each overrides the preset):
 ${knobUsage()}`;
 
 /** --resume takes the run's own config; only these flags may come with it. */
-const RESUME_FLAGS = ['resume', 'steps', 'backend', 'save-every', 'base'];
+const RESUME_FLAGS = ['resume', 'steps', 'backend', 'save-every', 'base', 'update-threads'];
 
 interface ResumeArgs {
   resume: string;
   steps: number | undefined;
   backend: NodeBackend;
   saveEvery: number;
+  updateThreads: number;
   /** Where the run's start model is, when not where the run recorded it (a run from the lab). */
   base: string | undefined;
 }
@@ -76,13 +80,15 @@ interface TrainArgs {
   /** --force: replace a run already in `out`. */
   force: boolean;
   saveEvery: number;
+  /** Threads that share each update (this one and its gradient threads); no figure depends on it. */
+  updateThreads: number;
 }
 
 const STRING = { type: 'string' as const };
 
 function parseTrainArgs(argv: string[]): TrainArgs | ResumeArgs | 'help' {
   let parsed;
-  const valueFlags = { ...knobOptions(), preset: STRING, algo: STRING, out: STRING, base: STRING, backend: STRING, resume: STRING, 'save-every': STRING };
+  const valueFlags = { ...knobOptions(), preset: STRING, algo: STRING, out: STRING, base: STRING, backend: STRING, resume: STRING, 'save-every': STRING, 'update-threads': STRING };
   try {
     parsed = parseArgs({
       args: joinNegativeValues(argv, Object.keys(valueFlags)),
@@ -99,7 +105,9 @@ function parseTrainArgs(argv: string[]): TrainArgs | ResumeArgs | 'help' {
   if (backend !== 'wasm' && backend !== 'cpu') throw new UsageError(`--backend must be wasm or cpu, got '${backend}'`);
   const rawSaveEvery = flags['save-every'] as string | undefined;
   const saveEvery = rawSaveEvery === undefined ? DEFAULT_SAVE_EVERY : wholeNumberFlag('save-every', rawSaveEvery, 1, NUMERIC_BOUNDS.steps[1]);
-  if (typeof flags.resume === 'string') return parseResumeArgs(flags, backend, saveEvery);
+  const rawThreads = flags['update-threads'] as string | undefined;
+  const updateThreads = rawThreads === undefined ? defaultUpdateThreads() : wholeNumberFlag('update-threads', rawThreads, 1, MAX_UPDATE_THREADS);
+  if (typeof flags.resume === 'string') return { ...parseResumeArgs(flags, backend, saveEvery), updateThreads };
   if (typeof flags.algo === 'string') flags.algorithm = flags.algo;
   const preset = (flags.preset as string | undefined) ?? DEFAULT_PRESET;
   const config = experimentFromFlags(preset, flags);
@@ -112,10 +120,11 @@ function parseTrainArgs(argv: string[]): TrainArgs | ResumeArgs | 'help' {
     formatGiven: typeof flags.format === 'string',
     force: flags.force === true,
     saveEvery,
+    updateThreads,
   };
 }
 
-function parseResumeArgs(flags: Record<string, string | boolean | undefined>, backend: NodeBackend, saveEvery: number): ResumeArgs {
+function parseResumeArgs(flags: Record<string, string | boolean | undefined>, backend: NodeBackend, saveEvery: number): Omit<ResumeArgs, 'updateThreads'> {
   const others = Object.keys(flags).filter((name) => flags[name] !== undefined && !RESUME_FLAGS.includes(name));
   if (others.length > 0) {
     throw new UsageError(`--resume continues the run with its own config: ${others.map((name) => `--${name}`).join(', ')} cannot come with it`);
@@ -204,8 +213,9 @@ async function main(): Promise<number> {
   const setup = args.resume === undefined ? await newRun(args) : await resumedRun(args);
   if (typeof setup === 'number') return setup;
   const { config, out, model, history } = setup;
+  const threads = await startGradientThreads(args.updateThreads - 1, args.backend);
   const sandbox = createNodeSandbox({ size: 2 });
-  const { trainer, notices } = openRun(config, sandbox, { model, step: setup.step, saved: setup.saved }, [{ model: setup.reference, identity: setup.referenceIdentity }]);
+  const { trainer, notices } = openRun(config, sandbox, { model, step: setup.step, saved: setup.saved }, [{ model: setup.reference, identity: setup.referenceIdentity }], threads.helpers);
   for (const notice of notices) process.stderr.write(`train: ${notice}\n`);
   if (setup.reference !== model) setup.reference.dispose();
   const metricsPath = join(out, 'metrics.jsonl');
@@ -263,6 +273,7 @@ async function main(): Promise<number> {
     });
     const wall = finish(outcome.saved);
     const report = runEndReport(outcome, out, outcome.saved.progress.step, config.steps, wall, history);
+    if (args.updateThreads > 1) process.stderr.write(`updates on ${args.updateThreads} threads: the gradient threads computed ${threads.chunksDone()} chunks\n`);
     process.stderr.write(report.text);
     // Saved: exit now. The step abandoned at Ctrl-C may hold the event loop for seconds (its tfjs
     // work runs as microtask chains), and the interpreters the cleanup would close died with it.
@@ -272,7 +283,7 @@ async function main(): Promise<number> {
     outcome?.saved.model.dispose();
     trainer.dispose();
     model.dispose();
-    await sandbox.close();
+    await Promise.all([sandbox.close(), threads.close()]);
   }
 }
 

@@ -14,6 +14,7 @@ import type { ExperimentConfig } from '../experiment';
 import type { GPT } from '../model/gpt';
 import { tokenLogProbsAndEntropy } from '../model/tokenLogProbs';
 import { ppoObjective } from './ppoObjective';
+import { chunkThreads, type ChunkGradient, type GradientHelper, type WeightedChunk } from './gradientHelpers';
 import { disposeMinibatch, minibatchTensors, type TrainingSequence } from './trainingBatch';
 
 /**
@@ -79,45 +80,108 @@ export function lengthChunks(sequences: TrainingSequence[], overhead = chunkOver
 
 const policyTokens = (sequences: TrainingSequence[]) => sequences.reduce((n, s) => n + s.policyMask.reduce((a, m) => a + m, 0), 0);
 
-/** The caller disposes `grads`. */
+/** A chunk's part of a minibatch's gradient, as tensors the caller disposes: the gradient by variable name, and the weighted figures. */
+interface ChunkPart {
+  grads: tf.NamedTensorMap;
+  figures: tf.Tensor1D;
+}
+
+/**
+ * One chunk's weighted objective (its share of the minibatch's policy tokens times the objective)
+ * and its gradient: the unit minibatchGradients sums, on this thread or a helper's.
+ */
+export function chunkGradient(model: GPT, chunk: WeightedChunk, config: ExperimentConfig): ChunkPart {
+  const batch = minibatchTensors(chunk.sequences);
+  try {
+    let figures: tf.Tensor1D | null = null;
+    const { value, grads } = tf.variableGrads(() => {
+      const { logits, values } = model.forward(batch.inputs);
+      const { logProbs, entropy } = tokenLogProbsAndEntropy(logits, batch.targets, config.temperature);
+      const terms = ppoObjective({ logProbs, entropy, values }, batch, config);
+      figures = tf.keep(tf.mul(tf.stack([terms.clipFraction, terms.approxKl, terms.valueLoss, terms.entropy]), chunk.share) as tf.Tensor1D);
+      return tf.mul(terms.loss, chunk.share);
+    }, model.trainableVariables());
+    value.dispose();
+    return { grads, figures: figures! };
+  } finally {
+    disposeMinibatch(batch);
+  }
+}
+
+/**
+ * A cost, in chunkCost's units, of a helper's chunks beyond their own: the weights sent to it and each
+ * gradient read back and sent here (0.65 MB each for the shipped model), guessed at one chunk's launches.
+ */
+const HAND_OFF = CHUNK_OVERHEAD;
+
+/**
+ * The caller disposes `grads`. With helpers, some chunks are computed on their threads while this one
+ * computes the rest (gradientHelpers.ts); the sum is taken here in chunk order either way.
+ */
 export async function minibatchGradients(
   model: GPT,
   sequences: TrainingSequence[],
   config: ExperimentConfig,
   overhead = chunkOverhead(),
+  helpers: readonly GradientHelper[] = [],
 ): Promise<MinibatchGradients> {
-  const variables = model.trainableVariables();
   const total = Math.max(policyTokens(sequences), 1e-8);
-  let grads: tf.NamedTensorMap = {};
+  const chunks = lengthChunks(sequences, overhead)
+    .map((part) => ({ sequences: part, share: policyTokens(part) / total }))
+    .filter((chunk) => chunk.share > 0);
+  const costs = chunks.map((chunk) => chunkCost(chunk.sequences.length, chunk.sequences.at(-1)!.ids.length, overhead));
+  const thread = chunkThreads(costs, helpers.length + 1, HAND_OFF);
+  const named = model.namedWeights();
+  const sent = { config: model.config, weights: thread.some((t) => t > 0) ? Object.fromEntries(named.map(({ name, tensor }) => [name, tensor.dataSync() as Float32Array])) : {} };
+  // The helpers' chunks go out first, so their threads work while this one does its own.
+  const helped = helpers.map((helper, h) => {
+    const mine = chunks.flatMap((_, i) => (thread[i] === h + 1 ? [i] : []));
+    return mine.length === 0 ? Promise.resolve([]) : helper.chunkGradients(sent, mine.map((i) => chunks[i]), config).then((results) => results.map((result, j) => ({ chunk: mine[j], result })));
+  });
+  // Awaited below, unless this thread fails first: then their failures are no longer anyone's to hear.
+  for (const pending of helped) pending.catch(() => undefined);
   // The figures (clip fraction, approximate KL, value loss, entropy) summed by token share on the
   // device and read once at the end: a read per chunk would make a GPU wait for each chunk in turn.
-  let figureSum: tf.Tensor1D | null = null;
-  for (const chunk of lengthChunks(sequences, overhead)) {
-    const share = policyTokens(chunk) / total;
-    if (share === 0) continue;
-    const batch = minibatchTensors(chunk);
-    let weighted: tf.Tensor1D | null = null;
-    const { value, grads: chunkGrads } = tf.variableGrads(() => {
-      const { logits, values } = model.forward(batch.inputs);
-      const { logProbs, entropy } = tokenLogProbsAndEntropy(logits, batch.targets, config.temperature);
-      const terms = ppoObjective({ logProbs, entropy, values }, batch, config);
-      weighted = tf.keep(tf.mul(tf.stack([terms.clipFraction, terms.approxKl, terms.valueLoss, terms.entropy]), share) as tf.Tensor1D);
-      return tf.mul(terms.loss, share);
-    }, variables);
-    const summed = tf.tidy(() => Object.fromEntries(Object.entries(chunkGrads).map(([name, g]) => [name, grads[name] ? tf.add(grads[name], g) : tf.clone(g)])));
-    tf.dispose([value, ...Object.values(chunkGrads), ...Object.values(grads)]);
-    grads = summed;
-    const chunkFigures: tf.Tensor1D = weighted!;
-    if (figureSum) {
-      const sum = tf.add(figureSum, chunkFigures) as tf.Tensor1D;
-      tf.dispose([figureSum, chunkFigures]);
-      figureSum = sum;
-    } else {
-      figureSum = chunkFigures;
+  let grads: tf.NamedTensorMap = {};
+  let figureSum = null as tf.Tensor1D | null;
+  // Each part joins the sum as soon as every chunk before it has: on one thread, as it is made.
+  const parts: (ChunkPart | undefined)[] = new Array(chunks.length);
+  let summedUpTo = 0;
+  const sumReadyParts = () => {
+    for (let part = parts[summedUpTo]; part; part = parts[++summedUpTo]) {
+      parts[summedUpTo] = undefined;
+      const summed = tf.tidy(() => Object.fromEntries(Object.entries(part!.grads).map(([name, g]) => [name, grads[name] ? tf.add(grads[name], g) : tf.clone(g)])));
+      tf.dispose([...Object.values(part.grads), ...Object.values(grads)]);
+      grads = summed;
+      const figures = figureSum ? (tf.add(figureSum, part.figures) as tf.Tensor1D) : part.figures;
+      if (figureSum) tf.dispose([figureSum, part.figures]);
+      figureSum = figures;
     }
-    disposeMinibatch(batch);
+  };
+  try {
+    chunks.forEach((chunk, i) => {
+      if (thread[i] !== 0) return;
+      parts[i] = chunkGradient(model, chunk, config);
+      sumReadyParts();
+    });
+    for (const { chunk, result } of (await Promise.all(helped)).flat()) parts[chunk] = partFromHelper(result, named);
+    sumReadyParts();
+  } catch (error) {
+    for (const part of parts) if (part) tf.dispose([...Object.values(part.grads), part.figures]);
+    tf.dispose([...Object.values(grads), ...(figureSum ? [figureSum] : [])]);
+    throw error;
   }
   const [clipFraction, approxKl, valueLoss, entropy] = figureSum ? await figureSum.data() : [0, 0, 0, 0];
   figureSum?.dispose();
   return { grads, clipFraction, approxKl, valueLoss, entropy };
+}
+
+/** A helper's chunk as tensors keyed by this model's variable names, in this model's weight order (as variableGrads keys them). */
+function partFromHelper(result: ChunkGradient, named: { name: string; tensor: tf.Variable }[]): ChunkPart {
+  const grads: tf.NamedTensorMap = {};
+  for (const { name, tensor } of named) {
+    const values = result.grads[name];
+    if (values) grads[tensor.name] = tf.tensor(values, tensor.shape);
+  }
+  return { grads, figures: tf.tensor1d(result.figures) };
 }

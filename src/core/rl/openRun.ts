@@ -11,6 +11,7 @@ import type { ExperimentConfig } from '../experiment';
 import type { GPT } from '../model/gpt';
 import type { ReferenceIdentity, TrainerProgress } from '../run/trainerState';
 import type { PythonSandbox } from '../sandbox/protocol';
+import type { GradientHelper } from './gradientHelpers';
 import { Trainer } from './trainer';
 
 /** A model a run may have started from, with its identity (weightsFingerprint and where it came from). */
@@ -37,8 +38,17 @@ export interface OpenedRun {
   notices: string[];
 }
 
-/** The run's trainer at `point`; `startModels` (at least one) are the KL reference's candidates, the fallback first. The trainer copies the one it takes. */
-export function openRun(config: ExperimentConfig, sandbox: PythonSandbox, point: RunPoint, startModels: readonly StartModel[]): OpenedRun {
+/**
+ * The run's trainer at `point`; `startModels` (at least one) are the KL reference's candidates, the
+ * fallback first. The trainer copies the one it takes. `gradientHelpers` share its updates' work.
+ */
+export function openRun(
+  config: ExperimentConfig,
+  sandbox: PythonSandbox,
+  point: RunPoint,
+  startModels: readonly StartModel[],
+  gradientHelpers: readonly GradientHelper[] = [],
+): OpenedRun {
   const { model, step, saved } = point;
   try {
     if (startModels.length === 0) throw new Error('a run needs its start model as KL reference');
@@ -54,7 +64,8 @@ export function openRun(config: ExperimentConfig, sandbox: PythonSandbox, point:
     if (!saved && step > 0) {
       notices.push(`the checkpoint at step ${step} holds weights only (saved before checkpoints kept the run state): the run continues with a fresh optimizer and fresh random streams`);
     }
-    const trainer = new Trainer(model, config, sandbox, saved ? { reference: reference.model, progress: saved } : { reference: reference.model, step });
+    const start = saved ? { reference: reference.model, progress: saved } : { reference: reference.model, step };
+    const trainer = new Trainer(model, config, sandbox, start, gradientHelpers);
     return { trainer, reference: reference.identity, notices };
   } catch (error) {
     model.dispose();

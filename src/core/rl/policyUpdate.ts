@@ -1,6 +1,7 @@
 /**
  * The gradient half of an RL step: epochs over shuffled minibatches of the kept rollouts, each
- * one Adam step on the objective of ppoObjective.ts, with global-norm gradient clipping.
+ * one Adam step on the objective of ppoObjective.ts, with global-norm gradient clipping; with
+ * helpers, each minibatch's gradient is shared out over their threads (gradientHelpers.ts).
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { ExperimentConfig } from '../experiment';
@@ -10,7 +11,8 @@ import { tokenLogProbsAndEntropy } from '../model/tokenLogProbs';
 import { clipByGlobalNorm } from '../optim/gradClip';
 import type { Random } from '../random';
 import { ALGORITHMS } from './algorithms';
-import { lengthChunks, minibatchGradients } from './minibatchGradients';
+import type { GradientHelper } from './gradientHelpers';
+import { chunkOverhead, lengthChunks, minibatchGradients } from './minibatchGradients';
 import { disposeMinibatch, minibatchTensors, type TrainingSequence } from './trainingBatch';
 
 /** Means over the step's updates. */
@@ -50,6 +52,7 @@ export async function policyUpdate(
   sequences: TrainingSequence[],
   config: ExperimentConfig,
   rng: Random,
+  helpers: readonly GradientHelper[] = [],
 ): Promise<UpdateFigures> {
   const { usesCritic } = ALGORITHMS[config.algorithm];
   const totals = { clipFraction: 0, approxKl: 0, valueLoss: 0, entropy: 0, gradNorm: 0, updates: 0 };
@@ -57,7 +60,7 @@ export async function policyUpdate(
     const order = rng.permutation(sequences.length);
     for (let start = 0; start < order.length; start += config.minibatchSize) {
       const minibatch = order.slice(start, start + config.minibatchSize).map((i) => sequences[i]);
-      const { grads, clipFraction, approxKl, valueLoss, entropy } = await minibatchGradients(model, minibatch, config);
+      const { grads, clipFraction, approxKl, valueLoss, entropy } = await minibatchGradients(model, minibatch, config, chunkOverhead(), helpers);
       const clipped = await clipByGlobalNorm(grads, config.gradClip);
       try {
         // A non-finite gradient (NaN/Inf somewhere) would poison the weights: skip that update.

@@ -20,6 +20,7 @@ import { stepProblems } from '../tasks/stepProblems';
 import { encode } from '../tokenizer';
 import { assignCredit } from './creditAssignment';
 import { evaluateProblems, type EvaluationResult } from '../eval/evaluate';
+import type { GradientHelper } from './gradientHelpers';
 import { groupsPassingFilter, keptRolloutIndices } from './groupFilter';
 import { meanSampledKl } from './kl';
 import { policyUpdate, responseLogProbs } from './policyUpdate';
@@ -68,6 +69,8 @@ export class Trainer {
     readonly config: ExperimentConfig,
     private readonly sandbox: PythonSandbox,
     start: TrainerStart = {},
+    /** Threads that share each minibatch's gradient with this one (gradientHelpers.ts): no figure depends on them. */
+    private readonly gradientHelpers: readonly GradientHelper[] = [],
   ) {
     // configErrors judges the batch for the base model; a run may start from another shape.
     const tooLarge = batchMemoryError(config, model.config);
@@ -215,7 +218,7 @@ export class Trainer {
       // From here the weights and Adam move: on a failure trainStep puts them back as they are now.
       onStage?.('update');
       update.rollback = new UpdateRollback(this.model, this.optimizer);
-      const figures = await policyUpdate(this.model, this.optimizer, sequences, config, this.shuffleRng);
+      const figures = await policyUpdate(this.model, this.optimizer, sequences, config, this.shuffleRng, this.gradientHelpers);
       metrics.clipFraction = figures.clipFraction;
       metrics.approxKl = figures.approxKl;
       metrics.valueLoss = figures.valueLoss;
