@@ -1,7 +1,8 @@
 /**
  * Every figure in the lab can be reproduced from the command line: the same preset, seed and knobs,
  * trained in the lab on wasm and by `npm run train` in Node, give the same metrics at every step,
- * held-out accuracy included (all but the timing fields). Measured once at full size: the
+ * held-out accuracy included (all but the timing fields), the lab's updates shared with a gradient
+ * helper worker and the command line's on one thread. Measured once at full size: the
  * classroom preset at seed 1 matched field for field over 52 steps. And a run travels between them
  * as the lab's run file (`npm run runfile`): the lab's export continues on the command line as the
  * command line's own run does, and a command-line run, packed, opens in the lab with its curves.
@@ -30,12 +31,17 @@ test('the lab on wasm and npm run train give the same metrics for the same prese
   const root = mkdtempSync(join(tmpdir(), 'node-parity-'));
   const out = join(root, 'cli');
   try {
-    await run(TSX, ['src/cli/train.ts', '--preset', 'quick', '--seed', '2', '--steps', '3', '--test-every', '3', '--out', out, '--force'], { timeout: 240_000 });
+    // One thread on the command line; the lab's trainer shares its updates with gradient helper workers
+    // (browser/gradientWorkers.ts) wherever the machine has a core for one: the figures must not differ.
+    await run(TSX, ['src/cli/train.ts', '--preset', 'quick', '--seed', '2', '--steps', '3', '--test-every', '3', '--update-threads', '1', '--out', out, '--force'], { timeout: 240_000 });
     const cli = metricsIn(out);
     expect(cli.map((m) => m.step)).toEqual([0, 1, 2, 3]);
 
     await page.goto('/?preset=quick&backend=wasm&seed=2&autostart=1#steps=3&testEvery=3');
     await expect(page.getByTestId('backend-name')).toHaveText('WASM', { timeout: 60_000 });
+    if ((await page.evaluate(() => navigator.hardwareConcurrency)) >= 2) {
+      await expect(page.getByTestId('backend-reason')).toContainText(/the update shares its work with \d gradient helper workers?/);
+    }
     await expect(page.getByTestId('run-status')).toHaveText('finished', { timeout: 240_000 });
     const download = page.waitForEvent('download');
     await page.getByTestId('export-run-button').click();

@@ -73,7 +73,7 @@ test.describe('wasm threads in the built app', () => {
     expectSameResultsAsCpu(report);
   });
 
-  test("the trainer worker's backend reason names the wasm build it runs", async ({ page }) => {
+  test("the trainer worker's backend reason names the wasm build it runs, and the gradient helper workers the cores it leaves give it", async ({ page }) => {
     await page.goto('/e2e/harness/trainer.html');
     await page.waitForFunction(() => 'trainerHarness' in window);
     const { info, error } = await page.evaluate(() => window.trainerHarness.initOnly('wasm'));
@@ -85,7 +85,10 @@ test.describe('wasm threads in the built app', () => {
       threads === 1
         ? `wasm runs the single-threaded SIMD build: 1 thread (${why})`
         : `wasm runs the threaded SIMD build on ${threads} threads (${why})`;
-    expect(info!.reason).toBe(`wasm chosen by override (not probed); ${build}`);
+    // browser/gradientWorkers.ts: the cores the trainer's own threads leave, at most 3.
+    const helpers = Math.max(0, Math.min(3, cores - threads));
+    const shared = helpers === 0 ? '' : `; the update shares its work with ${helpers} gradient helper worker${helpers === 1 ? '' : 's'}`;
+    expect(info!.reason).toBe(`wasm chosen by override (not probed); ${build}${shared}`);
   });
 
   test('measure: quick-preset token step and update at 1 and 2 threads', async ({ page }) => {

@@ -23,6 +23,8 @@ import type { BackendInfo, LabEvent } from '../src/trainerWorker/protocol';
 import { createTrainerApi } from '../src/trainerWorker/trainerApi';
 import { WorkQueue } from '../src/trainerWorker/workQueue';
 import { useNodeBackend } from '../src/node/tfBackend';
+import { startGradientThreads } from '../src/node/gradients/gradientThreads';
+import type { GradientHelper, GradientHelperSet } from '../src/core/rl/gradientHelpers';
 
 const TINY: GPTConfig = { vocabSize: VOCAB_SIZE, contextLength: 96, nLayer: 1, nHead: 2, nEmbd: 16, mlpRatio: 2 };
 const TINY_PRETRAIN: PretrainShape = { model: TINY, batchSize: 2, rowLength: 32 };
@@ -672,6 +674,43 @@ describe('createTrainerApi', () => {
     await worker.step();
     expect(events.filter((e) => e.type === 'step').map((e) => (e.type === 'step' ? e.metrics.step : -1))).toEqual([0, 1]);
   });
+
+  it("shares a run's updates with the gradient helpers it starts for the chosen backend, and says so in the backend's reason; helpers that cannot start leave one thread, and it says why", async () => {
+    const threads = await startGradientThreads(1, 'wasm');
+    const asked: string[] = [];
+    let chunks = 0;
+    const counting: GradientHelper = {
+      chunkGradients: (model, sent, config) => {
+        chunks += sent.length;
+        return threads.helpers[0].chunkGradients(model, sent, config);
+      },
+    };
+    const withHelpers = (start: (backend: string) => Promise<GradientHelperSet>) =>
+      createTrainerApi({ chooseBackend: async () => info, loadCheckpoint: async () => baseBlob(), createSandbox: async () => new ArithmeticSandbox(), startGradientHelpers: start });
+    const init = { backend: 'auto' as const, baseModelUrl: '/models/base/model.json' };
+    // Rows of many widths (8 prompts of different lengths), cut into more than one chunk per minibatch.
+    const wide = { ...CONFIG, promptsPerStep: 8, minibatchSize: 16 };
+    try {
+      const shared = withHelpers(async (backend) => {
+        asked.push(backend);
+        return { helpers: [counting], close: () => threads.close() };
+      });
+      expect((await shared.init(init, () => undefined)).reason).toBe('test; the update shares its work with 1 gradient helper worker');
+      expect(asked).toEqual(['wasm']);
+      await shared.startRun('run-h', wide);
+      await shared.step();
+      expect(chunks).toBeGreaterThan(0);
+
+      const alone = withHelpers(async () => {
+        throw new Error('no workers here');
+      });
+      expect((await alone.init(init, () => undefined)).reason).toBe('test; the update runs on one thread: no workers here');
+      await alone.startRun('run-1', wide);
+      await alone.step();
+    } finally {
+      await threads.close();
+    }
+  }, 60_000);
 
   it('rejects an unknown backend choice and a missing base model with clear messages, and can init again', async () => {
     const events: LabEvent[] = [];

@@ -14,6 +14,7 @@ import { deserializeCheckpoint, serializeCheckpoint } from '../core/run/checkpoi
 import type { GPT } from '../core/model/gpt';
 import type { StepObserver } from '../core/rl/stepStages';
 import { RolloutStopped } from '../core/rollout/rollout';
+import type { GradientHelper } from '../core/rl/gradientHelpers';
 import { openRun } from '../core/rl/openRun';
 import type { Trainer, StepRecord } from '../core/rl/trainer';
 import type { ReferenceIdentity } from '../core/run/trainerState';
@@ -42,6 +43,8 @@ export interface LabSessionOptions {
   /** Between steps: lets the worker handle queued messages (pause). Default: a macrotask. */
   yieldToEvents?: () => Promise<void>;
   pretrainShape?: PretrainShape;
+  /** Threads that share each update of a run (core/rl/gradientHelpers.ts). */
+  gradientHelpers?: readonly GradientHelper[];
 }
 
 /**
@@ -372,18 +375,18 @@ export class LabSession implements TrainerCommands {
     const base = { model: this.options.base, identity: { fingerprint: this.options.baseFingerprint, source: 'base model' } };
     if (!start.checkpoint) {
       const model = this.options.base.copy();
-      return { model, ...openRun(config, this.options.sandbox, { model, step: 0, saved: null }, [base]) };
+      return { model, ...openRun(config, this.options.sandbox, { model, step: 0, saved: null }, [base], this.options.gradientHelpers) };
     }
     const loaded = deserializeCheckpoint(start.checkpoint.manifest, start.checkpoint.weights);
     const { model, trainer: saved } = loaded;
     if (!saved && start.step === 0) {
       const itself = { model, identity: { fingerprint: loaded.fingerprint, source: 'start checkpoint' } };
-      return { model, ...openRun(config, this.options.sandbox, { model, step: 0, saved: null }, [itself]) };
+      return { model, ...openRun(config, this.options.sandbox, { model, step: 0, saved: null }, [itself], this.options.gradientHelpers) };
     }
     const offered = start.reference ? deserializeCheckpoint(start.reference.manifest, start.reference.weights) : null;
     try {
       const startModels = [...(offered ? [{ model: offered.model, identity: { fingerprint: offered.fingerprint, source: 'start model' } }] : []), base];
-      return { model, ...openRun(config, this.options.sandbox, { model, step: start.step, saved }, startModels) };
+      return { model, ...openRun(config, this.options.sandbox, { model, step: start.step, saved }, startModels, this.options.gradientHelpers) };
     } finally {
       offered?.model.dispose();
     }

@@ -10,13 +10,16 @@ import type { PythonSandbox } from '../core/sandbox/protocol';
 import { LabSession, messageOf } from './labSession';
 import type { PretrainShape } from './pretrainJob';
 import type { CheckpointBlob } from '../core/run/checkpointBlob';
-import { TRAINER_COMMANDS, type BackendChoice, type BackendInfo, type LabEvent, type TrainerCommands, type TrainerWorkerApi } from './protocol';
+import type { GradientHelperSet } from '../core/rl/gradientHelpers';
+import { TRAINER_COMMANDS, type BackendChoice, type BackendInfo, type BackendName, type LabEvent, type TrainerCommands, type TrainerWorkerApi } from './protocol';
 
 export interface TrainerEnvironment {
   chooseBackend(choice: BackendChoice): Promise<BackendInfo>;
   loadCheckpoint(url: string): Promise<CheckpointBlob>;
   /** `emit` lets a sandbox that starts in the background report a failure. */
   createSandbox(emit: (event: LabEvent) => void): Promise<PythonSandbox>;
+  /** Threads that share each update on the chosen backend (core/rl/gradientHelpers.ts); none without. */
+  startGradientHelpers?(backend: BackendName): Promise<GradientHelperSet>;
   yieldToEvents?: () => Promise<void>;
   pretrainShape?: PretrainShape;
 }
@@ -26,6 +29,7 @@ const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', 'webgpu', 'webgl', 'w
 export function createTrainerApi(environment: TrainerEnvironment): TrainerWorkerApi {
   let session: LabSession | null = null;
   let sandbox: PythonSandbox | null = null;
+  let helpers: GradientHelperSet | null = null;
   let emit: (event: LabEvent) => void = () => undefined;
 
   /** Runs a command; a failure is reported as an 'error' event and rethrown to the caller. */
@@ -39,8 +43,10 @@ export function createTrainerApi(environment: TrainerEnvironment): TrainerWorker
   async function closeSession(): Promise<void> {
     await session?.dispose();
     await sandbox?.close();
+    await helpers?.close();
     session = null;
     sandbox = null;
+    helpers = null;
   }
 
   return {
@@ -53,7 +59,10 @@ export function createTrainerApi(environment: TrainerEnvironment): TrainerWorker
         if (!BACKEND_CHOICES.includes(backend)) throw new Error(`backend must be one of ${BACKEND_CHOICES.join(', ')}, got ${JSON.stringify(backend)}`);
         if (typeof baseModelUrl !== 'string' || baseModelUrl === '') throw new Error('init needs the base model URL');
         await closeSession();
-        const info = await environment.chooseBackend(backend);
+        const chosen = await environment.chooseBackend(backend);
+        const { started, note } = await startHelpers(environment, chosen.name);
+        helpers = started;
+        const info = note ? { ...chosen, reason: `${chosen.reason}; ${note}` } : chosen;
         emit({ type: 'backend', info });
         const blob = await environment.loadCheckpoint(baseModelUrl);
         const { model, meta, fingerprint } = deserializeCheckpoint(blob.manifest, blob.weights);
@@ -71,6 +80,7 @@ export function createTrainerApi(environment: TrainerEnvironment): TrainerWorker
           emit: (event) => emit(event),
           yieldToEvents: environment.yieldToEvents,
           pretrainShape: environment.pretrainShape,
+          gradientHelpers: helpers?.helpers,
         });
         emit({ type: 'status', runId: null, status: 'idle', step: 0 });
         return info;
@@ -78,6 +88,21 @@ export function createTrainerApi(environment: TrainerEnvironment): TrainerWorker
     },
     ...sessionCommands(requireSession, guarded),
   };
+}
+
+/**
+ * The environment's gradient helpers for `backend`, and a line for the backend's reason. Helpers that
+ * cannot start are no reason to stop: the update runs on one thread, and the line says why.
+ */
+async function startHelpers(environment: TrainerEnvironment, backend: BackendName): Promise<{ started: GradientHelperSet | null; note: string | null }> {
+  if (!environment.startGradientHelpers) return { started: null, note: null };
+  try {
+    const started = await environment.startGradientHelpers(backend);
+    const count = started.helpers.length;
+    return { started, note: count === 0 ? null : `the update shares its work with ${count} gradient helper worker${count === 1 ? '' : 's'}` };
+  } catch (error) {
+    return { started: null, note: `the update runs on one thread: ${messageOf(error)}` };
+  }
 }
 
 /** Runs work; a failure goes to `report` and on to the caller. */

@@ -1,0 +1,34 @@
+/**
+ * A gradient helper of the trainer worker (gradientWorkers.ts): its own tfjs on the
+ * single-threaded wasm build with the lab's kernels, computing the chunks it is sent
+ * (core/rl/helperGradients.ts) and handing their buffers back.
+ */
+import * as Comlink from 'comlink';
+import * as tf from '@tensorflow/tfjs-core';
+import { registerWasmBackend } from './tf/registerWasmBackend';
+import { prepareWasmKernels } from '../core/model/wasmKernels';
+import type { ExperimentConfig } from '../core/experiment';
+import type { ChunkGradient, ModelWeights, WeightedChunk } from '../core/rl/gradientHelpers';
+import { helperChunkGradients, resultBuffers } from '../core/rl/helperGradients';
+
+registerWasmBackend({ wasmThreads: 1 });
+
+const started = (async () => {
+  if (!(await tf.setBackend('wasm'))) throw new Error('the wasm backend did not start');
+  await tf.ready();
+  await prepareWasmKernels();
+})();
+
+const api = {
+  /** Resolves once the backend runs; rejects with why it cannot. */
+  ready: () => started,
+  async chunkGradients(model: ModelWeights, chunks: WeightedChunk[], config: ExperimentConfig): Promise<ChunkGradient[]> {
+    await started;
+    const results = helperChunkGradients(model, chunks, config);
+    return Comlink.transfer(results, resultBuffers(results));
+  },
+};
+
+export type GradientHelperWorkerApi = typeof api;
+
+Comlink.expose(api);
