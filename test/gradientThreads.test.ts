@@ -10,34 +10,15 @@ import { PRESETS } from '../src/core/experiment';
 import { chunkThreads, type GradientHelper } from '../src/core/rl/gradientHelpers';
 import { lengthChunks, minibatchGradients } from '../src/core/rl/minibatchGradients';
 import { policyUpdate } from '../src/core/rl/policyUpdate';
-import type { TrainingSequence } from '../src/core/rl/trainingBatch';
 import { Random } from '../src/core/random';
 import { VOCAB_SIZE } from '../src/core/tokenizer';
 import { startGradientThreads, type GradientThreads } from '../src/node/gradients/gradientThreads';
 import { randomModel, useWasmBackend } from './modelHelpers';
+import { trainingRows as sequences } from './trainingRows';
 
 const MODEL = { vocabSize: VOCAB_SIZE, contextLength: 64, nLayer: 1, nHead: 2, nEmbd: 16, mlpRatio: 2 };
 /** So small a chunk overhead that every row length is a chunk of its own: many chunks to share out. */
 const MANY_CHUNKS = 1e-6;
-
-/** Sequences of 6 prompt tokens and 4 to 40 response tokens, some masked as environment tokens, random figures. */
-function sequences(count: number, seed: number): TrainingSequence[] {
-  const rng = new Random(seed);
-  return Array.from({ length: count }, () => {
-    const response = rng.int(4, 40);
-    const numbers = () => Array.from({ length: response }, () => rng.normal());
-    return {
-      ids: Array.from({ length: 7 + response }, () => rng.int(3, VOCAB_SIZE - 1)),
-      responseStart: 7,
-      policyMask: Array.from({ length: response }, (_, i) => (i > 2 && i < 8 && response > 20 ? 0 : 1)),
-      oldLogProbs: numbers().map((x) => -2 + 0.1 * x),
-      oldValues: numbers(),
-      advantages: numbers(),
-      returns: numbers(),
-      refLogProbs: numbers().map((x) => -2 + 0.1 * x),
-    };
-  });
-}
 
 /** A helper that counts the chunks it was given, passing them on to a real thread. */
 function counting(helper: GradientHelper): GradientHelper & { chunks: number } {

@@ -4,33 +4,12 @@ import { PRESETS } from '../src/core/experiment';
 import { VOCAB_SIZE } from '../src/core/tokenizer';
 import { chunkCost, CHUNK_OVERHEAD, chunkOverhead, GPU_CHUNK_OVERHEAD, lengthChunks, MAX_CHUNK_POSITIONS, minibatchGradients, WIDTH_DOUBLING } from '../src/core/rl/minibatchGradients';
 import type { TrainingSequence } from '../src/core/rl/trainingBatch';
-import { Random } from '../src/core/random';
 import { randomModel, useWasmBackend } from './modelHelpers';
+import { trainingRows as sequences } from './trainingRows';
 
 beforeAll(useWasmBackend);
 
 const MODEL = { vocabSize: VOCAB_SIZE, contextLength: 64, nLayer: 1, nHead: 2, nEmbd: 16, mlpRatio: 2 };
-
-/** Sequences of 6 prompt tokens and 4 to 40 response tokens, some masked as environment tokens, random figures. */
-function sequences(count: number, seed: number): TrainingSequence[] {
-  const rng = new Random(seed);
-  return Array.from({ length: count }, () => {
-    const response = rng.int(4, 40);
-    const ids = Array.from({ length: 7 + response }, () => rng.int(3, VOCAB_SIZE - 1));
-    const mask = Array.from({ length: response }, (_, i) => (i > 2 && i < 8 && response > 20 ? 0 : 1));
-    const numbers = () => Array.from({ length: response }, () => rng.normal());
-    return {
-      ids,
-      responseStart: 7,
-      policyMask: mask,
-      oldLogProbs: numbers().map((x) => -2 + 0.1 * x),
-      oldValues: numbers(),
-      advantages: numbers(),
-      returns: numbers(),
-      refLogProbs: numbers().map((x) => -2 + 0.1 * x),
-    };
-  });
-}
 
 describe('minibatchGradients', () => {
   it('sorts rows by length into chunks', () => {

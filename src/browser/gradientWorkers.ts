@@ -1,13 +1,12 @@
 /**
  * The lab's gradient helpers (core/rl/gradientHelpers.ts): nested workers of the trainer worker
- * (gradientHelper.worker.ts), over comlink. A call to a worker that failed or died would
- * wait forever under comlink alone, so each call also rejects when its worker reports an error, and
- * the step fails (the trainer puts the run back) instead of hanging.
+ * (gradientHelper.worker.ts), over comlink. A call to a worker that failed, died or was closed would
+ * wait forever under comlink alone, so each call also rejects when its worker reports an error or
+ * the helpers are closed, and the step fails (the trainer puts the run back) instead of hanging.
  */
 import * as Comlink from 'comlink';
 import type { GradientHelper, GradientHelperSet } from '../core/rl/gradientHelpers';
 import type { GradientHelperWorkerApi } from './gradientHelper.worker';
-
 
 /**
  * Helpers for the trainer worker on wasm: the logical cores its own wasm threads leave, at most 3.
@@ -21,9 +20,13 @@ export function gradientWorkerCount(cores: number, trainerThreads: number): numb
 /** `count` helper workers, each with its backend started; none left running if one cannot start. */
 export async function startGradientWorkers(count: number): Promise<GradientHelperSet> {
   const workers = Array.from({ length: count }, () => new Worker(new URL('./gradientHelper.worker.ts', import.meta.url), { type: 'module', name: 'gradient helper' }));
-  const close = () => workers.forEach((worker) => worker.terminate());
+  const ended = workers.map(endOf);
+  const close = () => {
+    ended.forEach(({ end }) => end(new Error('the gradient helpers were closed')));
+    workers.forEach((worker) => worker.terminate());
+  };
   try {
-    const helpers = await Promise.all(workers.map(helperOver));
+    const helpers = await Promise.all(workers.map((worker, i) => helperOver(worker, ended[i].ended)));
     return { helpers, close };
   } catch (error) {
     close();
@@ -31,13 +34,21 @@ export async function startGradientWorkers(count: number): Promise<GradientHelpe
   }
 }
 
-async function helperOver(worker: Worker): Promise<GradientHelper> {
+/**
+ * A promise that rejects when the worker reports an error or is closed (terminate() alone tells a
+ * waiting call nothing), and the function that closes it.
+ */
+function endOf(worker: Worker): { ended: Promise<never>; end: (reason: Error) => void } {
+  let end: (reason: Error) => void = () => undefined;
+  const ended = new Promise<never>((_, reject) => (end = reject));
+  worker.addEventListener('error', (event) => end(new Error(`a gradient helper failed: ${event.message || 'the worker stopped'}`)));
+  // An end with no call waiting is not an unhandled rejection: the next call sees it.
+  ended.catch(() => undefined);
+  return { ended, end };
+}
+
+async function helperOver(worker: Worker, ended: Promise<never>): Promise<GradientHelper> {
   const remote = Comlink.wrap<GradientHelperWorkerApi>(worker);
-  const failed = new Promise<never>((_, reject) => {
-    worker.addEventListener('error', (event) => reject(new Error(`a gradient helper failed: ${event.message || 'the worker stopped'}`)));
-  });
-  // A failure with no call waiting is not an unhandled rejection: the next call sees it.
-  failed.catch(() => undefined);
-  await Promise.race([remote.ready(), failed]);
-  return { chunkGradients: (model, chunks, config) => Promise.race([remote.chunkGradients(model, chunks, config), failed]) };
+  await Promise.race([remote.ready(), ended]);
+  return { chunkGradients: (model, chunks, config) => Promise.race([remote.chunkGradients(model, chunks, config), ended]) };
 }
