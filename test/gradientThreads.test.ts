@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRESETS } from '../src/core/experiment';
 import { chunkThreads, type GradientHelper } from '../src/core/rl/gradientHelpers';
 import { lengthChunks, minibatchGradients } from '../src/core/rl/minibatchGradients';
+import { helperChunkGradients } from '../src/core/rl/helperGradients';
 import { policyUpdate } from '../src/core/rl/policyUpdate';
 import { Random } from '../src/core/random';
 import { VOCAB_SIZE } from '../src/core/tokenizer';
@@ -43,6 +44,24 @@ describe('chunkThreads', () => {
     // Ties go to the lower thread; one thread takes everything.
     expect(chunkThreads([2, 2, 2], 3, 0)).toEqual([0, 1, 2]);
     expect(chunkThreads([3, 1], 1, 0)).toEqual([0, 0]);
+  });
+});
+
+describe('helperChunkGradients', () => {
+  beforeAll(useWasmBackend);
+
+  it("leaves none of its tensors behind (the model it builds from the weights sent, each chunk's gradient), however many jobs it does", () => {
+    const model = randomModel(MODEL, 4);
+    const sent = { config: MODEL, weights: Object.fromEntries(model.namedWeights().map(({ name, tensor }) => [name, tensor.dataSync() as Float32Array])) };
+    const chunks = lengthChunks(sequences(12, 3), MANY_CHUNKS).map((rows) => ({ sequences: rows, share: 0.1 }));
+    const before = tf.memory().numTensors;
+    for (let job = 0; job < 3; job++) {
+      const results = helperChunkGradients(sent, chunks, PRESETS.classroom);
+      expect(results).toHaveLength(chunks.length);
+      expect(Object.keys(results[0].grads).sort()).toEqual(model.namedWeights().map((w) => w.name).sort());
+    }
+    expect(tf.memory().numTensors).toBe(before);
+    model.dispose();
   });
 });
 
