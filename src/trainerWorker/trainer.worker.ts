@@ -1,7 +1,8 @@
 /**
  * The trainer worker: tfjs and the engine off the UI thread. A thin adapter that wires the
- * browser's pieces (backend choice, checkpoint fetch, the Python sandbox pool, itself a set of
- * nested workers) into the lab's TrainerWorkerApi and exposes it with comlink.
+ * browser's pieces (backend choice, checkpoint fetch, and two sets of nested workers: the Python
+ * sandbox pool and the update's gradient helpers) into the lab's TrainerWorkerApi and exposes it
+ * with comlink.
  */
 import * as Comlink from 'comlink';
 import { fetchCheckpoint } from '../browser/checkpointFetch';

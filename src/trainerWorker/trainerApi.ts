@@ -1,6 +1,7 @@
 /**
  * The TrainerWorkerApi over a LabSession, with the environment passed in: how to pick a backend,
- * fetch a checkpoint and make a sandbox. The worker passes the browser's; tests pass Node's.
+ * fetch a checkpoint, make a sandbox and start the update's gradient helpers. The worker passes the
+ * browser's; tests pass Node's.
  * init makes the session; every other command goes to the session's method of the same name
  * (sessionCommands), so a new command needs nothing here. Every failure becomes an 'error' event
  * and a rejected call, never a dead worker.
