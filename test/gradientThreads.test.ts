@@ -94,8 +94,10 @@ describe('gradient threads', () => {
   });
 
   it('leave the weights of a whole update (two epochs of minibatches, Reinforce++ without a critic) as one thread leaves them', async () => {
-    const config = { ...PRESETS.classroom, algorithm: 'reinforce++' as const, epochs: 2, minibatchSize: 12 };
-    const rows = sequences(24, 5);
+    // Minibatches of 24 rows of 11 to 47 tokens: the update's own chunk costs cut each into more than one chunk.
+    const config = { ...PRESETS.classroom, algorithm: 'reinforce++' as const, epochs: 2, minibatchSize: 24 };
+    const rows = sequences(48, 5);
+    const helpers = threads.helpers.map(counting);
     const updated = async (helpers: readonly GradientHelper[]) => {
       const model = randomModel(MODEL, 6);
       const optimizer = tf.train.adam(1e-2);
@@ -107,7 +109,8 @@ describe('gradient threads', () => {
     };
     const before = tf.memory().numTensors;
     const alone = await updated([]);
-    const shared = await updated(threads.helpers);
+    const shared = await updated(helpers);
+    expect(helpers.map((h) => h.chunks).reduce((n, c) => n + c)).toBeGreaterThan(0);
     expect(shared).toEqual(alone);
     expect(alone.figures.valueLoss).toBeNull();
     expect(tf.memory().numTensors).toBe(before);
