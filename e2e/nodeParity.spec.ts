@@ -33,6 +33,7 @@ test('the lab on wasm and npm run train give the same metrics for the same prese
   try {
     // One thread on the command line; the lab's trainer shares its updates with gradient helper workers
     // (browser/gradientWorkers.ts) wherever the machine has a core for one: the figures must not differ.
+    // These 3 steps hand a helper 16 chunks on 2 cores (`--update-threads 2` says so on the command line).
     await run(TSX, ['src/cli/train.ts', '--preset', 'quick', '--seed', '2', '--steps', '3', '--test-every', '3', '--update-threads', '1', '--out', out, '--force'], { timeout: 240_000 });
     const cli = metricsIn(out);
     expect(cli.map((m) => m.step)).toEqual([0, 1, 2, 3]);
