@@ -1,24 +1,28 @@
 /**
- * Inside a gradient thread: its own tfjs on the main thread's backend, computing each job's chunks
- * (core/rl/helperGradients.ts) and handing their buffers back.
+ * Inside a gradient thread: its own tfjs on the main thread's backend, computing the chunks it is
+ * sent (core/rl/helperGradients.ts) and handing their buffers back, over comlink as the lab's
+ * helper workers do (browser/gradientHelper.worker.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import * as Comlink from 'comlink';
+import nodeEndpoint from 'comlink/dist/umd/node-adapter';
+import type { ExperimentConfig } from '../../core/experiment';
+import type { ChunkGradient, ModelWeights, WeightedChunk } from '../../core/rl/gradientHelpers';
 import { helperChunkGradients, resultBuffers } from '../../core/rl/helperGradients';
-import { useNodeBackend } from '../tfBackend';
-import type { GradientJob, GradientReply, GradientThreadData } from './gradientMessages';
+import { useNodeBackend, type NodeBackend } from '../tfBackend';
 
-const { backend } = workerData as GradientThreadData;
-const port = parentPort!;
+const started = useNodeBackend((workerData as { backend: NodeBackend }).backend);
 
-await useNodeBackend(backend);
-port.on('message', (job: GradientJob) => {
-  let reply: GradientReply;
-  try {
-    reply = { id: job.id, results: helperChunkGradients(job.model, job.chunks, job.config) };
-  } catch (error) {
-    port.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) } satisfies GradientReply);
-    return;
-  }
-  port.postMessage(reply, resultBuffers(reply.results));
-});
-port.postMessage({ ready: true });
+const api = {
+  /** Resolves once the backend runs; rejects with why it cannot. */
+  ready: () => started,
+  async chunkGradients(model: ModelWeights, chunks: WeightedChunk[], config: ExperimentConfig): Promise<ChunkGradient[]> {
+    await started;
+    const results = helperChunkGradients(model, chunks, config);
+    return Comlink.transfer(results, resultBuffers(results));
+  },
+};
+
+export type GradientThreadApi = typeof api;
+
+Comlink.expose(api, nodeEndpoint(parentPort!));

@@ -6,10 +6,11 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { ExperimentConfig } from '../../core/experiment';
-import type { ChunkGradient, GradientHelper, GradientHelperSet, ModelWeights, WeightedChunk } from '../../core/rl/gradientHelpers';
+import * as Comlink from 'comlink';
+import nodeEndpoint from 'comlink/dist/umd/node-adapter';
+import type { GradientHelper, GradientHelperSet } from '../../core/rl/gradientHelpers';
 import type { NodeBackend } from '../tfBackend';
-import type { GradientJob, GradientReply, GradientThreadData } from './gradientMessages';
+import type { GradientThreadApi } from './gradientThreadMain';
 
 /**
  * Threads for the update by default: every core, at most 4. The update and the rollouts take turns,
@@ -17,49 +18,6 @@ import type { GradientJob, GradientReply, GradientThreadData } from './gradientM
  */
 export function defaultUpdateThreads(): number {
   return Math.min(4, Math.max(1, availableParallelism()));
-}
-
-class GradientThread implements GradientHelper {
-  private readonly pending = new Map<number, { resolve: (results: ChunkGradient[]) => void; reject: (error: Error) => void }>();
-  private nextId = 0;
-  private stopped: Error | null = null;
-  /** Chunks whose gradients came back. */
-  chunksDone = 0;
-
-  constructor(private readonly worker: Worker) {
-    worker.on('message', (reply: GradientReply) => {
-      const waiting = this.pending.get(reply.id);
-      if (!waiting) return;
-      this.pending.delete(reply.id);
-      if ('error' in reply) waiting.reject(new Error(`a gradient thread failed: ${reply.error}`));
-      else {
-        this.chunksDone += reply.results.length;
-        waiting.resolve(reply.results);
-      }
-    });
-    worker.on('error', (error) => this.stop(new Error(`a gradient thread failed: ${error.message}`)));
-    worker.on('exit', (code) => this.stop(new Error(`a gradient thread stopped (exit code ${code})`)));
-  }
-
-  chunkGradients(model: ModelWeights, chunks: WeightedChunk[], config: ExperimentConfig): Promise<ChunkGradient[]> {
-    if (this.stopped) return Promise.reject(this.stopped);
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, model, chunks, config } satisfies GradientJob);
-    });
-  }
-
-  private stop(reason: Error): void {
-    this.stopped ??= reason;
-    for (const { reject } of this.pending.values()) reject(this.stopped);
-    this.pending.clear();
-  }
-
-  close(): Promise<number> {
-    this.stop(new Error('the gradient threads were closed'));
-    return this.worker.terminate();
-  }
 }
 
 export interface GradientThreads extends GradientHelperSet {
@@ -70,35 +28,45 @@ export interface GradientThreads extends GradientHelperSet {
 
 /** `count` threads on `backend`, each ready (its backend started) when this resolves; none left running if one cannot start. */
 export async function startGradientThreads(count: number, backend: NodeBackend): Promise<GradientThreads> {
-  const started = await Promise.allSettled(Array.from({ length: count }, () => startThread({ backend })));
-  const threads = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const workers = Array.from({ length: count }, () => new Worker(new URL('./gradientThread.mjs', import.meta.url), { workerData: { backend } }));
+  const ended = workers.map(endOf);
   const close = async () => {
-    await Promise.all(threads.map((thread) => thread.close()));
+    ended.forEach(({ end }) => end(new Error('the gradient threads were closed')));
+    await Promise.all(workers.map((worker) => worker.terminate()));
   };
-  const failure = started.find((result) => result.status === 'rejected');
-  if (failure) {
+  let chunksDone = 0;
+  const helperOver = async (worker: Worker, end: Promise<never>): Promise<GradientHelper> => {
+    worker.unref();
+    const remote = Comlink.wrap<GradientThreadApi>(nodeEndpoint(worker));
+    await Promise.race([remote.ready(), end]);
+    return {
+      chunkGradients: async (model, chunks, config) => {
+        const failed = (error: Error) => Promise.reject(new Error(`a gradient thread failed: ${error.message}`));
+        const results = await Promise.race([remote.chunkGradients(model, chunks, config).catch(failed), end]);
+        chunksDone += results.length;
+        return results;
+      },
+    };
+  };
+  try {
+    const helpers = await Promise.all(workers.map((worker, i) => helperOver(worker, ended[i].ended)));
+    return { helpers, chunksDone: () => chunksDone, close };
+  } catch (error) {
     await close();
-    throw failure.reason;
+    throw new Error(`a gradient thread could not start: ${(error as Error).message}`);
   }
-  return { helpers: threads, chunksDone: () => threads.reduce((n, thread) => n + thread.chunksDone, 0), close };
 }
 
-function startThread(data: GradientThreadData): Promise<GradientThread> {
-  const worker = new Worker(new URL('./gradientThread.mjs', import.meta.url), { workerData: data });
-  worker.unref();
-  return new Promise((resolve, reject) => {
-    const failed = (why: string) => {
-      void worker.terminate();
-      reject(new Error(`a gradient thread could not start: ${why}`));
-    };
-    const onError = (error: Error) => failed(error.message);
-    const onExit = (code: number) => failed(`it exited (code ${code})`);
-    worker.once('error', onError);
-    worker.once('exit', onExit);
-    worker.once('message', () => {
-      worker.off('error', onError);
-      worker.off('exit', onExit);
-      resolve(new GradientThread(worker));
-    });
-  });
+/**
+ * A promise that rejects when the thread fails, exits or is closed (terminate() alone tells a waiting
+ * call nothing), and the function that closes it.
+ */
+function endOf(worker: Worker): { ended: Promise<never>; end: (reason: Error) => void } {
+  let end: (reason: Error) => void = () => undefined;
+  const ended = new Promise<never>((_, reject) => (end = reject));
+  worker.on('error', (error) => end(new Error(`a gradient thread failed: ${error.message}`)));
+  worker.on('exit', (code) => end(new Error(`a gradient thread stopped (exit code ${code})`)));
+  // An end with no call waiting is not an unhandled rejection: the next call sees it.
+  ended.catch(() => undefined);
+  return { ended, end };
 }
