@@ -1,10 +1,10 @@
 /**
  * The pure parts of interpreterIsolation.mjs: the heap cap written into a wasm binary, the output
  * capture's budget in UTF-8 bytes of the text returned, the interrupt buffer Pyodide reads, and the
- * baseline's copy of the heap.
+ * baseline's copy of the heap and how it is written back.
  */
 import { describe, expect, it } from 'vitest';
-import { capWasmMemory, consumingSignalView, heapCopy, OutputCapture, utf8Length } from '../src/core/sandbox/interpreterIsolation.mjs';
+import { baselineRuns, capWasmMemory, consumingSignalView, heapCopy, OutputCapture, restoreBaseline, utf8Length } from '../src/core/sandbox/interpreterIsolation.mjs';
 
 const PAGE = 65536;
 const HEADER = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
@@ -151,3 +151,36 @@ describe('heapCopy', () => {
     expect(copy.buffer).not.toBe(heap.buffer);
   });
 });
+
+describe('baselineRuns and restoreBaseline', () => {
+  const BLOCK = 64;
+  // Blocks: data, zeros, zeros, data, zeros, then a partial data block of 10 bytes.
+  const baseline = new Uint8Array(5 * BLOCK + 10);
+  baseline.fill(3, 0, BLOCK);
+  baseline[3 * BLOCK + BLOCK - 1] = 9; // one byte makes a block data
+  baseline.fill(5, 5 * BLOCK);
+
+  it('splits the baseline into runs of whole blocks, all zeros or not, covering every byte once', () => {
+    expect(baselineRuns(baseline, BLOCK)).toEqual([
+      { start: 0, end: BLOCK, zero: false },
+      { start: BLOCK, end: 3 * BLOCK, zero: true },
+      { start: 3 * BLOCK, end: 4 * BLOCK, zero: false },
+      { start: 4 * BLOCK, end: 5 * BLOCK, zero: true },
+      { start: 5 * BLOCK, end: 5 * BLOCK + 10, zero: false },
+    ]);
+    // A view at an odd offset is read byte by byte, with the same answer.
+    const shifted = new Uint8Array(baseline.length + 1);
+    shifted.set(baseline, 1);
+    expect(baselineRuns(shifted.subarray(1), BLOCK)).toEqual(baselineRuns(baseline, BLOCK));
+  });
+
+  it('writes back every byte a run changed, in zero runs and data runs alike, and zeroes memory past the baseline', () => {
+    const heap = new Uint8Array(baseline.length + BLOCK);
+    heap.set(baseline);
+    for (const at of [0, BLOCK + 7, 3 * BLOCK, 3 * BLOCK + BLOCK - 1, 4 * BLOCK + 63, 5 * BLOCK + 9, baseline.length + 5]) heap[at] = 0xee;
+    restoreBaseline(heap, baseline, baselineRuns(baseline, BLOCK));
+    expect(heap.subarray(0, baseline.length)).toEqual(baseline);
+    expect(heap.subarray(baseline.length).every((byte) => byte === 0)).toBe(true);
+  });
+});
+

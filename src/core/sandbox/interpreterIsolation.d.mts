@@ -19,6 +19,22 @@ export function settleSnapshotStart(
 /** A copy of the heap, written into `spare` when it is large enough (then `spare` is the copy's buffer), else into new memory. */
 export function heapCopy(heap: Uint8Array, spare: ArrayBuffer | null): Uint8Array;
 
+/** The block baselineRuns finds the baseline's zeros in. */
+export const BASELINE_BLOCK_BYTES: number;
+
+/** A run of the baseline's blocks, all zeros or not. */
+export interface BaselineRun {
+  start: number;
+  end: number;
+  zero: boolean;
+}
+
+/** The baseline as runs of whole blocks, each all zeros or not; restoreBaseline fills the zero runs (a write only) and copies the rest. */
+export function baselineRuns(baseline: Uint8Array, blockBytes?: number): BaselineRun[];
+
+/** Writes `baseline` back over `heap` by its runs; memory past the baseline is zeroed. */
+export function restoreBaseline(heap: Uint8Array, baseline: Uint8Array, runs: readonly BaselineRun[]): void;
+
 /** Bytes of `text` in UTF-8. */
 export function utf8Length(text: string): number;
 

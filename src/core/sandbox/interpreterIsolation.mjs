@@ -5,8 +5,9 @@
  * loader; the types are in interpreterIsolation.d.mts.
  *
  * The mechanism, all of it outside the program's reach:
- * - The wasm heap is copied once the runner is in place (the baseline) and copied back after every
- *   run, so every Python object, module, cache, hook and C static starts each program as it was.
+ * - The wasm heap is copied once the runner is in place (the baseline) and written back after every
+ *   run (its zero blocks filled, the rest copied), so every Python object, module, cache, hook and
+ *   C static starts each program as it was.
  * - The file system outside /tmp and the working directory is read-only below Python: its nodes
  *   are frozen in the file system's own operations (no write, truncate, chmod, utime, create,
  *   unlink or rename, /dev and /proc included), so the stdlib cannot be damaged at all.
@@ -228,6 +229,42 @@ export function heapCopy(heap, spare) {
   const copy = new Uint8Array(spare, 0, heap.length);
   copy.set(heap);
   return copy;
+}
+
+/** The block the baseline's zeros are found in: 16 KiB, about 20 runs over a fresh interpreter's 30 MiB. */
+export const BASELINE_BLOCK_BYTES = 16384;
+
+/**
+ * The baseline as runs of whole blocks, each run all zeros or not: { start, end, zero }. Half of a
+ * fresh interpreter's heap is zeros (free memory, the stack); restoreBaseline fills those, which
+ * only writes, where a copy also reads: 0.65 ms instead of 1.1 ms for 30 MiB, in-process on this
+ * project's VMs. Every byte is still written back, whatever a run changed.
+ */
+export function baselineRuns(baseline, blockBytes = BASELINE_BLOCK_BYTES) {
+  const runs = [];
+  for (let start = 0; start < baseline.length; start += blockBytes) {
+    const end = Math.min(start + blockBytes, baseline.length);
+    const zero = allZero(baseline, start, end);
+    const last = runs.at(-1);
+    if (last && last.zero === zero) last.end = end;
+    else runs.push({ start, end, zero });
+  }
+  return runs;
+}
+
+function allZero(bytes, start, end) {
+  const aligned = (bytes.byteOffset + start) % 4 === 0 && (end - start) % 4 === 0;
+  if (aligned) return new Uint32Array(bytes.buffer, bytes.byteOffset + start, (end - start) / 4).every((word) => word === 0);
+  return bytes.subarray(start, end).every((byte) => byte === 0);
+}
+
+/** Writes `baseline` back over `heap` by its runs (baselineRuns); memory past the baseline is zeroed. */
+export function restoreBaseline(heap, baseline, runs) {
+  for (const { start, end, zero } of runs) {
+    if (zero) heap.fill(0, start, end);
+    else heap.set(baseline.subarray(start, end), start);
+  }
+  if (heap.length > baseline.length) heap.fill(0, baseline.length);
 }
 
 /** Bytes of `text` in UTF-8 (decoded text has no lone surrogates). */
@@ -589,6 +626,7 @@ export class IsolatedRunner {
     this.files = new FileSystemGuard(this.module, pyodide.FS);
     this.files.freeze();
     this.baselineHeap = heapCopy(this.module.HEAPU8, spare);
+    this.baselineRuns = baselineRuns(this.baselineHeap);
     this.footprint = this.calibrate();
     if (this.footprint !== this.calibrate()) throw new Error("the host's own calls into JavaScript are not the same on every run");
   }
@@ -646,9 +684,7 @@ export class IsolatedRunner {
   }
 
   restoreHeap() {
-    const heap = this.module.HEAPU8;
-    heap.set(this.baselineHeap);
-    if (heap.length > this.baselineHeap.length) heap.fill(0, this.baselineHeap.length);
+    restoreBaseline(this.module.HEAPU8, this.baselineHeap, this.baselineRuns);
   }
 
   /** Why this interpreter cannot be brought back to the baseline, or null. Tidies what it can. */
