@@ -19,9 +19,6 @@ export function settleSnapshotStart(
 /** A copy of the heap, written into `spare` when it is large enough (then `spare` is the copy's buffer), else into new memory. */
 export function heapCopy(heap: Uint8Array, spare: ArrayBuffer | null): Uint8Array;
 
-/** The block baselineRuns finds the baseline's zeros in. */
-export const BASELINE_BLOCK_BYTES: number;
-
 /** A run of the baseline's blocks, all zeros or not. */
 export interface BaselineRun {
   start: number;
@@ -29,7 +26,10 @@ export interface BaselineRun {
   zero: boolean;
 }
 
-/** The baseline as runs of whole blocks, each all zeros or not; restoreBaseline fills the zero runs (a write only) and copies the rest. */
+/**
+ * The baseline as runs of whole blocks (16 KiB unless `blockBytes` is given), each all zeros or not;
+ * restoreBaseline fills the zero runs (a write only) and copies the rest.
+ */
 export function baselineRuns(baseline: Uint8Array, blockBytes?: number): BaselineRun[];
 
 /** Writes `baseline` back over `heap` by its runs; memory past the baseline is zeroed. */
