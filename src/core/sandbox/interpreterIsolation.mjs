@@ -237,8 +237,8 @@ const BASELINE_BLOCK_BYTES = 16384;
 /**
  * The baseline as runs of whole blocks, each run all zeros or not: { start, end, zero }. Half of a
  * fresh interpreter's heap is zeros (most of its 10 MiB stack, the memory above the allocator's
- * break); restoreBaseline fills those, which only writes, where a copy also reads: 0.67 ms instead
- * of 1.1 ms for 30 MiB, in-process on this project's VMs. Every byte is still written back,
+ * break); restoreBaseline fills those, which only writes, where a copy also reads: about 0.7 ms
+ * instead of 1.1 ms for 30 MiB on this project's VMs (scripts/sandboxResetCost.ts). Every byte is still written back,
  * whatever a run changed.
  */
 export function baselineRuns(baseline, blockBytes = BASELINE_BLOCK_BYTES) {
