@@ -7,9 +7,7 @@ import * as Comlink from 'comlink';
 import * as tf from '@tensorflow/tfjs-core';
 import { registerWasmBackend } from './tf/registerWasmBackend';
 import { prepareWasmKernels } from '../core/model/wasmKernels';
-import type { ExperimentConfig } from '../core/experiment';
-import type { ChunkGradient, ModelWeights, WeightedChunk } from '../core/rl/gradientHelpers';
-import { helperChunkGradients, resultBuffers } from '../core/rl/helperGradients';
+import { gradientHelperApi } from '../core/rl/helperGradients';
 
 registerWasmBackend({ wasmThreads: 1 });
 
@@ -19,16 +17,4 @@ const started = (async () => {
   await prepareWasmKernels();
 })();
 
-const api = {
-  /** Resolves once the backend runs; rejects with why it cannot. */
-  ready: () => started,
-  async chunkGradients(model: ModelWeights, chunks: WeightedChunk[], config: ExperimentConfig): Promise<ChunkGradient[]> {
-    await started;
-    const results = helperChunkGradients(model, chunks, config);
-    return Comlink.transfer(results, resultBuffers(results));
-  },
-};
-
-export type GradientHelperWorkerApi = typeof api;
-
-Comlink.expose(api);
+Comlink.expose(gradientHelperApi(started, Comlink.transfer));

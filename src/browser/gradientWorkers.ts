@@ -6,7 +6,7 @@
  */
 import * as Comlink from 'comlink';
 import type { GradientHelper, GradientHelperSet } from '../core/rl/gradientHelpers';
-import type { GradientHelperWorkerApi } from './gradientHelper.worker';
+import type { GradientHelperApi } from '../core/rl/helperGradients';
 
 /**
  * Helpers for the trainer worker on wasm: the logical cores its own wasm threads leave, at most 3.
@@ -48,7 +48,7 @@ function endOf(worker: Worker): { ended: Promise<never>; end: (reason: Error) =>
 }
 
 async function helperOver(worker: Worker, ended: Promise<never>): Promise<GradientHelper> {
-  const remote = Comlink.wrap<GradientHelperWorkerApi>(worker);
+  const remote = Comlink.wrap<GradientHelperApi>(worker);
   await Promise.race([remote.ready(), ended]);
   return { chunkGradients: (model, chunks, config) => Promise.race([remote.chunkGradients(model, chunks, config), ended]) };
 }

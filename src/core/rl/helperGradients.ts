@@ -28,6 +28,25 @@ export function helperChunkGradients(sent: ModelWeights, chunks: WeightedChunk[]
 }
 
 /** The results' buffers, to hand over to the main thread rather than copy. */
-export function resultBuffers(results: ChunkGradient[]): ArrayBuffer[] {
+function resultBuffers(results: ChunkGradient[]): ArrayBuffer[] {
   return results.flatMap((result) => [...Object.values(result.grads), result.figures].map((values) => values.buffer as ArrayBuffer));
 }
+
+/**
+ * What a helper exposes, a Node gradient thread and a browser gradient worker alike: `ready`
+ * resolves once `started` (its backend) does, or rejects with why not; `chunkGradients` computes
+ * the chunks it is sent. `transfer` marks the results' buffers to be handed over, not copied
+ * (Comlink.transfer: the engine knows no comlink).
+ */
+export function gradientHelperApi(started: Promise<void>, transfer: (results: ChunkGradient[], buffers: ArrayBuffer[]) => ChunkGradient[]) {
+  return {
+    ready: () => started,
+    async chunkGradients(model: ModelWeights, chunks: WeightedChunk[], config: ExperimentConfig): Promise<ChunkGradient[]> {
+      await started;
+      const results = helperChunkGradients(model, chunks, config);
+      return transfer(results, resultBuffers(results));
+    },
+  };
+}
+
+export type GradientHelperApi = ReturnType<typeof gradientHelperApi>;

@@ -10,7 +10,7 @@ import * as Comlink from 'comlink';
 import nodeEndpoint from 'comlink/dist/umd/node-adapter';
 import type { GradientHelper, GradientHelperSet } from '../../core/rl/gradientHelpers';
 import type { NodeBackend } from '../tfBackend';
-import type { GradientThreadApi } from './gradientThreadMain';
+import type { GradientHelperApi } from '../../core/rl/helperGradients';
 
 /**
  * Threads for the update by default: every core, at most 4. The update and the rollouts take turns,
@@ -37,7 +37,7 @@ export async function startGradientThreads(count: number, backend: NodeBackend):
   let chunksDone = 0;
   const helperOver = async (worker: Worker, end: Promise<never>): Promise<GradientHelper> => {
     worker.unref();
-    const remote = Comlink.wrap<GradientThreadApi>(nodeEndpoint(worker));
+    const remote = Comlink.wrap<GradientHelperApi>(nodeEndpoint(worker));
     await Promise.race([remote.ready(), end]);
     return {
       chunkGradients: async (model, chunks, config) => {
