@@ -5,7 +5,7 @@
  * the helpers are closed, and the step fails (the trainer puts the run back) instead of hanging.
  */
 import * as Comlink from 'comlink';
-import type { GradientHelper, GradientHelperSet } from '../core/rl/gradientHelpers';
+import { helperEnd, type GradientHelper, type GradientHelperSet } from '../core/rl/gradientHelpers';
 import type { GradientHelperApi } from '../core/rl/helperGradients';
 
 /**
@@ -38,13 +38,10 @@ export async function startGradientWorkers(count: number): Promise<GradientHelpe
  * A promise that rejects when the worker reports an error or is closed (terminate() alone tells a
  * waiting call nothing), and the function that closes it.
  */
-function endOf(worker: Worker): { ended: Promise<never>; end: (reason: Error) => void } {
-  let end: (reason: Error) => void = () => undefined;
-  const ended = new Promise<never>((_, reject) => (end = reject));
-  worker.addEventListener('error', (event) => end(new Error(`a gradient helper failed: ${event.message || 'the worker stopped'}`)));
-  // An end with no call waiting is not an unhandled rejection: the next call sees it.
-  ended.catch(() => undefined);
-  return { ended, end };
+function endOf(worker: Worker): ReturnType<typeof helperEnd> {
+  const helper = helperEnd();
+  worker.addEventListener('error', (event) => helper.end(new Error(`a gradient helper failed: ${event.message || 'the worker stopped'}`)));
+  return helper;
 }
 
 async function helperOver(worker: Worker, ended: Promise<never>): Promise<GradientHelper> {

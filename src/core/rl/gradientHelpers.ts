@@ -49,6 +49,18 @@ export interface GradientHelperSet {
 }
 
 /**
+ * A helper's end, for its host to reject from when the helper fails, stops or is closed: a call
+ * over comlink to a helper that is gone would otherwise wait forever. An end with no call waiting
+ * is not an unhandled rejection: the next call sees it.
+ */
+export function helperEnd(): { ended: Promise<never>; end: (reason: Error) => void } {
+  let end: (reason: Error) => void = () => undefined;
+  const ended = new Promise<never>((_, reject) => (end = reject));
+  ended.catch(() => undefined);
+  return { ended, end };
+}
+
+/**
  * Which thread computes each chunk, from the chunks' costs: 0 for this thread, h + 1 for helper h.
  * Longest first, each to the thread with the least work so far; a helper starts with `handOff`, the
  * cost of sending it the weights and taking its gradients back. Ties go to the lower thread, so

@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import nodeEndpoint from 'comlink/dist/umd/node-adapter';
-import type { GradientHelper, GradientHelperSet } from '../../core/rl/gradientHelpers';
+import { helperEnd, type GradientHelper, type GradientHelperSet } from '../../core/rl/gradientHelpers';
 import type { NodeBackend } from '../tfBackend';
 import type { GradientHelperApi } from '../../core/rl/helperGradients';
 
@@ -61,12 +61,9 @@ export async function startGradientThreads(count: number, backend: NodeBackend):
  * A promise that rejects when the thread fails, exits or is closed (terminate() alone tells a waiting
  * call nothing), and the function that closes it.
  */
-function endOf(worker: Worker): { ended: Promise<never>; end: (reason: Error) => void } {
-  let end: (reason: Error) => void = () => undefined;
-  const ended = new Promise<never>((_, reject) => (end = reject));
-  worker.on('error', (error) => end(new Error(`a gradient thread failed: ${error.message}`)));
-  worker.on('exit', (code) => end(new Error(`a gradient thread stopped (exit code ${code})`)));
-  // An end with no call waiting is not an unhandled rejection: the next call sees it.
-  ended.catch(() => undefined);
-  return { ended, end };
+function endOf(worker: Worker): ReturnType<typeof helperEnd> {
+  const helper = helperEnd();
+  worker.on('error', (error) => helper.end(new Error(`a gradient thread failed: ${error.message}`)));
+  worker.on('exit', (code) => helper.end(new Error(`a gradient thread stopped (exit code ${code})`)));
+  return helper;
 }
