@@ -20,13 +20,35 @@ function scriptedModel(onStep?: () => void): GPT {
   return scriptedPolicy(() => SCRIPT, { value: 0.5, onStep });
 }
 
-function fakeSandbox(calls: string[]): PythonSandbox {
+/** What the stand-in sandboxes print for the programs these tests write. */
+const ANSWERS: Record<string, string> = { 'print(6*7)': '42\n', 'print(7*6)': '42\n' };
+
+/** A response that prints the question's product and answers it. */
+const echoScript = (product: string) => ` \`\`\`python\nprint(${product})\n\`\`\`${OUTPUT}Answer: 42`;
+
+/** A policy that writes echoScript of its own question ("Q: 6*7?" or "Q: what 6*7?"). */
+function questionEchoModel(onStep?: () => void): GPT {
+  return scriptedPolicy((text) => echoScript(/Q: (?:what )?(\d\*\d)\?/.exec(text)![1]), { value: 0.5, onStep });
+}
+
+/** A sandbox that answers at once from ANSWERS, recording each program it runs. */
+function answeringSandbox(calls: string[]): PythonSandbox {
   return {
     async run(code: string): Promise<RunResult> {
       calls.push(code);
-      return { ok: true, stdout: code === 'print(6*7)' ? '42\n' : '', stderr: '', timedOut: false, truncated: false, durationMs: 0.1 };
+      return { ok: true, stdout: ANSWERS[code] ?? '', stderr: '', timedOut: false, truncated: false, durationMs: 0.1 };
     },
     async close() {},
+  };
+}
+
+function settingsWith(sandbox: PythonSandbox) {
+  return {
+    episode: { format: TOOL_FORMATS.zerotir, nmax: 2, maxResponseTokens: 96, maxOutputChars: 64 },
+    temperature: 1,
+    rng: new Random(3),
+    sandbox,
+    runOptions: { timeoutMs: 1000, maxOutputBytes: 1024 },
   };
 }
 
@@ -37,7 +59,7 @@ async function rollOnce(nmax: number, batch = 2) {
     episode: { format: TOOL_FORMATS.zerotir, nmax, maxResponseTokens: 96, maxOutputChars: 64 },
     temperature: 1,
     rng: new Random(3),
-    sandbox: fakeSandbox(calls),
+    sandbox: answeringSandbox(calls),
     runOptions: { timeoutMs: 1000, maxOutputBytes: 1024 },
   });
   return { rollouts, calls };
@@ -52,7 +74,8 @@ describe('generateRollouts', () => {
     const before = tf.memory().numTensors;
     const { rollouts, calls } = await rollOnce(2);
     expect(tf.memory().numTensors).toBe(before);
-    expect(calls).toEqual(['print(6*7)', 'print(6*7)']);
+    // Both rows wrote the same program: it ran once, and each row was fed its output.
+    expect(calls).toEqual(['print(6*7)']);
     for (const r of rollouts) {
       const ep = r.episode;
       expect(ep.responseText()).toBe(SCRIPT);
@@ -85,12 +108,13 @@ describe('generateRollouts', () => {
   });
 
   it('keeps generating the other rows while a call runs, and waits for it only when its output is due', async () => {
-    // Row 0's prompt is 5 tokens shorter: it closes its code block 5 steps before row 1 does.
-    const prompts = [encode('Q: 6*7?\nA:'), encode('Q: what 6*7?\nA:')];
+    // Row 0's prompt is 5 tokens shorter: it closes its code block 5 steps before row 1 does. The
+    // rows write different programs (6*7, 7*6), so each runs.
+    const prompts = [encode('Q: 6*7?\nA:'), encode('Q: what 7*6?\nA:')];
     let steps = 0;
     const stepsAtCall: number[] = [];
     const resolvers: { due: number; resolve: () => void }[] = [];
-    const model = scriptedModel(() => {
+    const model = questionEchoModel(() => {
       steps++;
       for (const r of resolvers.filter((r) => r.due === steps)) r.resolve();
     });
@@ -100,7 +124,7 @@ describe('generateRollouts', () => {
       run(code: string) {
         stepsAtCall.push(steps);
         return new Promise<RunResult>((resolve) => {
-          resolvers.push({ due: steps + 1, resolve: () => resolve({ ok: true, stdout: code === 'print(6*7)' ? '42\n' : '', stderr: '', timedOut: false, truncated: false, durationMs: 1 }) });
+          resolvers.push({ due: steps + 1, resolve: () => resolve({ ok: true, stdout: ANSWERS[code] ?? '', stderr: '', timedOut: false, truncated: false, durationMs: 1 }) });
         });
       },
       async close() {},
@@ -114,13 +138,25 @@ describe('generateRollouts', () => {
     });
     expect(stepsAtCall).toHaveLength(2);
     expect(stepsAtCall[1] - stepsAtCall[0]).toBe(5);
-    for (const r of rollouts) {
-      expect(r.episode.responseText()).toBe(SCRIPT);
-      expect(r.episode.endedWithEos).toBe(true);
-    }
+    expect(rollouts.map((r) => r.episode.responseText())).toEqual([echoScript('6*7'), echoScript('7*6')]);
+    for (const r of rollouts) expect(r.episode.endedWithEos).toBe(true);
     // Same tokens as a rollout whose calls return at once: waiting changed nothing but time.
-    const { rollouts: instant } = await rollOnce(2);
-    expect(rollouts[1].episode.tokens).toEqual(instant[1].episode.tokens);
+    const { rollouts: instant } = await generateRollouts(questionEchoModel(), prompts, settingsWith(answeringSandbox([])));
+    expect(rollouts.map((r) => r.episode.tokens)).toEqual(instant.map((r) => r.episode.tokens));
+  });
+
+  it('runs each program of a batch once: rows that write the same program, even after its run ended, are fed that run\'s output', async () => {
+    // Rows 0 and 2 write print(6*7), rows 1 and 3 print(7*6); rows 2 and 3 close their blocks 5
+    // steps after rows 0 and 1, when the first runs have long ended.
+    const prompts = ['Q: 6*7?\nA:', 'Q: 7*6?\nA:', 'Q: what 6*7?\nA:', 'Q: what 7*6?\nA:'].map((text) => encode(text));
+    const calls: string[] = [];
+    const sandbox = answeringSandbox(calls);
+    const { rollouts } = await generateRollouts(questionEchoModel(), prompts, settingsWith(sandbox));
+    expect(calls).toEqual(['print(6*7)', 'print(7*6)']);
+    expect(rollouts.map((r) => r.episode.responseText())).toEqual(['6*7', '7*6', '6*7', '7*6'].map(echoScript));
+    // A new batch (the next step) runs its programs again: only rows of one batch share a run.
+    await generateRollouts(questionEchoModel(), prompts.slice(0, 1), settingsWith(sandbox));
+    expect(calls).toEqual(['print(6*7)', 'print(7*6)', 'print(6*7)']);
   });
 
   it('a call slower than a token step stalls the batch, and the stall is counted as execute time', async () => {
@@ -172,7 +208,7 @@ describe('generateRollouts', () => {
       episode: { format: TOOL_FORMATS.zerotir, nmax: 2, maxResponseTokens, maxOutputChars: 64 },
       temperature: 1,
       rng: new Random(3),
-      sandbox: fakeSandbox([]),
+      sandbox: answeringSandbox([]),
       runOptions: { timeoutMs: 1000, maxOutputBytes: 1024 },
     });
     const room = model.config.contextLength - 1 - prompt.length;
@@ -199,13 +235,14 @@ describe('generateRollouts', () => {
       episode: { format: TOOL_FORMATS.zerotir, nmax: 2, maxResponseTokens: 96, maxOutputChars: 64 },
       temperature: 1,
       rng: new Random(3),
-      sandbox: fakeSandbox(calls),
+      sandbox: answeringSandbox(calls),
       runOptions: { timeoutMs: 1000, maxOutputBytes: 1024 },
     });
     expect(rowsPerStep[0]).toBe(5);
     expect(Math.min(...rowsPerStep)).toBeLessThan(5);
     expect(rowsPerStep.at(-1)).toBe(1);
-    expect(calls).toHaveLength(5);
+    // Five rows, one program: one run, its output fed to every row.
+    expect(calls).toEqual(['print(6*7)']);
     rollouts.forEach((r, b) => {
       expect(r.episode.responseText()).toBe(SCRIPT);
       // The estimate before response token j was made with BOS, the prompt and j tokens fed.
@@ -231,7 +268,7 @@ describe('generateRollouts', () => {
       episode: { format: TOOL_FORMATS.zerotir, nmax: 2, maxResponseTokens: 96, maxOutputChars: 64 },
       temperature: 1,
       rng: new Random(3),
-      sandbox: fakeSandbox([]),
+      sandbox: answeringSandbox([]),
       runOptions: { timeoutMs: 1000, maxOutputBytes: 1024 },
     });
     // BOS and the shorter prompt (18 tokens) in one call; the longer prompt's last 8 then go one per step.

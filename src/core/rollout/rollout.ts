@@ -156,6 +156,11 @@ export async function generateRollouts(
   // Where each kept estimate goes: rollouts[b].values[index] = entry `row` of keptValues[step].
   const valueSlots: { step: number; row: number; b: number; index: number }[] = [];
   const pending = new Map<number, PendingCall>();
+  // The sandbox brings every program back to one baseline with `random` seeded, so what a program
+  // prints is a function of its text (the clock and the OS's entropy aside). Rows that write the same
+  // program share one run of it: in a classroom step two thirds of the programs repeat one already in
+  // the batch, most of them a group's rows answering the same question alike.
+  const runs = new Map<string, PendingCall>();
   const finished = (b: number) => rollouts[b].episode.done && queues[b].length === 0 && !pending.has(b);
   try {
     for (;;) {
@@ -212,7 +217,9 @@ export async function generateRollouts(
         if (action.type === 'done') return;
         queues[b].push(token);
         if (action.type === 'execute') {
-          pending.set(b, startCall(settings.sandbox, action.code, settings.runOptions));
+          let run = runs.get(action.code);
+          if (!run) runs.set(action.code, (run = startCall(settings.sandbox, action.code, settings.runOptions)));
+          pending.set(b, run);
         }
       });
     }
