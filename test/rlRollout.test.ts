@@ -21,10 +21,13 @@ function scriptedModel(onStep?: () => void): GPT {
 }
 
 /** What the stand-in sandboxes print for the programs these tests write. */
-const ANSWERS: Record<string, string> = { 'print(6*7)': '42\n', 'print(7*6)': '42\n' };
+const ANSWERS: Record<string, string> = { 'print(6*7)': '42\n', 'print(6*8)': '48\n' };
 
-/** A response that prints the question's product and answers it. */
-const echoScript = (product: string) => ` \`\`\`python\nprint(${product})\n\`\`\`${OUTPUT}Answer: 42`;
+/** A response that prints the question's product ("6*8") and answers it: it goes astray if fed another output. */
+function echoScript(product: string): string {
+  const value = product.split('*').reduce((a, b) => a * Number(b), 1);
+  return ` \`\`\`python\nprint(${product})\n\`\`\`\n\`\`\`output\n${value}\n\`\`\`\nAnswer: ${value}`;
+}
 
 /** A policy that writes echoScript of its own question ("Q: 6*7?" or "Q: what 6*7?"). */
 function questionEchoModel(onStep?: () => void): GPT {
@@ -109,8 +112,8 @@ describe('generateRollouts', () => {
 
   it('keeps generating the other rows while a call runs, and waits for it only when its output is due', async () => {
     // Row 0's prompt is 5 tokens shorter: it closes its code block 5 steps before row 1 does. The
-    // rows write different programs (6*7, 7*6), so each runs.
-    const prompts = [encode('Q: 6*7?\nA:'), encode('Q: what 7*6?\nA:')];
+    // rows write different programs (6*7, 6*8), so each runs.
+    const prompts = [encode('Q: 6*7?\nA:'), encode('Q: what 6*8?\nA:')];
     let steps = 0;
     const stepsAtCall: number[] = [];
     const resolvers: { due: number; resolve: () => void }[] = [];
@@ -138,7 +141,7 @@ describe('generateRollouts', () => {
     });
     expect(stepsAtCall).toHaveLength(2);
     expect(stepsAtCall[1] - stepsAtCall[0]).toBe(5);
-    expect(rollouts.map((r) => r.episode.responseText())).toEqual([echoScript('6*7'), echoScript('7*6')]);
+    expect(rollouts.map((r) => r.episode.responseText())).toEqual([echoScript('6*7'), echoScript('6*8')]);
     for (const r of rollouts) expect(r.episode.endedWithEos).toBe(true);
     // Same tokens as a rollout whose calls return at once: waiting changed nothing but time.
     const { rollouts: instant } = await generateRollouts(questionEchoModel(), prompts, settingsWith(answeringSandbox([])));
@@ -146,17 +149,17 @@ describe('generateRollouts', () => {
   });
 
   it('runs each program of a batch once: rows that write the same program, even after its run ended, are fed that run\'s output', async () => {
-    // Rows 0 and 2 write print(6*7), rows 1 and 3 print(7*6); rows 2 and 3 close their blocks 5
+    // Rows 0 and 2 write print(6*7), rows 1 and 3 print(6*8); rows 2 and 3 close their blocks 5
     // steps after rows 0 and 1, when the first runs have long ended.
-    const prompts = ['Q: 6*7?\nA:', 'Q: 7*6?\nA:', 'Q: what 6*7?\nA:', 'Q: what 7*6?\nA:'].map((text) => encode(text));
+    const prompts = ['Q: 6*7?\nA:', 'Q: 6*8?\nA:', 'Q: what 6*7?\nA:', 'Q: what 6*8?\nA:'].map((text) => encode(text));
     const calls: string[] = [];
     const sandbox = answeringSandbox(calls);
     const { rollouts } = await generateRollouts(questionEchoModel(), prompts, settingsWith(sandbox));
-    expect(calls).toEqual(['print(6*7)', 'print(7*6)']);
-    expect(rollouts.map((r) => r.episode.responseText())).toEqual(['6*7', '7*6', '6*7', '7*6'].map(echoScript));
+    expect(calls).toEqual(['print(6*7)', 'print(6*8)']);
+    expect(rollouts.map((r) => r.episode.responseText())).toEqual(['6*7', '6*8', '6*7', '6*8'].map(echoScript));
     // A new batch (the next step) runs its programs again: only rows of one batch share a run.
     await generateRollouts(questionEchoModel(), prompts.slice(0, 1), settingsWith(sandbox));
-    expect(calls).toEqual(['print(6*7)', 'print(7*6)', 'print(6*7)']);
+    expect(calls).toEqual(['print(6*7)', 'print(6*8)', 'print(6*7)']);
   });
 
   it('a call slower than a token step stalls the batch, and the stall is counted as execute time', async () => {
