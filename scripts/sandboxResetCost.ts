@@ -1,7 +1,7 @@
 /**
  * What one program and one write-back of the baseline heap cost a sandbox interpreter, measured
  * in this process: Pyodide loaded through the isolation hook, the runner in place, then N small
- * programs of our own, each run and reset timed apart. Prints the medians (p10, p90) and how much
+ * programs of our own, each run and reset timed apart. Prints the medians (p95, min-max) and how much
  * of the baseline is zero runs (interpreterIsolation.mjs, baselineRuns). In-process, so only these
  * fixed programs run here: never a model's, whose boundary is the child process (nodeInterpreter.ts).
  *
@@ -12,6 +12,7 @@ import { realpathSync } from 'node:fs';
 import { baselineRuns, hookPyodideInstantiation, IsolatedRunner } from '../src/core/sandbox/interpreterIsolation.mjs';
 import { PYTHON_RUNNER_SOURCE } from '../src/core/sandbox/pythonRunner';
 import { defaultPyodideDir } from '../src/node/sandbox/nodeInterpreter';
+import { summarize } from '../src/bench/sandboxBenchmark';
 
 const PROGRAMS = [
   'print(347*29+18)',
@@ -22,9 +23,8 @@ const PROGRAMS = [
 const WARM_UP = 100;
 
 function quantiles(values: number[]): string {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(3);
-  return `${at(0.5)} ms (p10 ${at(0.1)}, p90 ${at(0.9)})`;
+  const { median, p95, min, max } = summarize(values);
+  return `${median} ms (p95 ${p95}, ${min}-${max})`;
 }
 
 const count = Number(process.argv[2] ?? 400);
