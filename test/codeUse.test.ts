@@ -37,9 +37,17 @@ const errorThenError = episode(80, [call('print(x)', 40, FAILED), call('print(y)
 const unexecuted = episode(20, [call('print(2+2)', 5)]);
 
 // 127253 = 53 * 7^4 divided by 7 until 7 no longer divides it, as the corpus's cells do: 18179, 2597,
-// 371, 53 (depth 4), the first try a SyntaxError.
+// 371, 53 (depth 4), then the cell that says 7 does not divide 53; the first try a SyntaxError.
 const SYNTAX: RunResult = { ...FAILED, error: { type: 'SyntaxError', message: "'(' was never closed" } };
-const divisions = [call('q = 127253//7\nprint(q, q%7==0', 0, SYNTAX), call('q = 127253//7\nprint(q, q%7==0)', 10, printed('18179 True\n')), call('q = 18179//7\nprint(q, q%7==0)', 20, printed('2597 True\n')), call('q = 2597//7\nprint(q, q%7==0)', 30, printed('371 True\n')), call('q = 371//7\nprint(q, q%7==0)', 40, printed('53 False\n'))];
+const division = (n: number) => `q = ${n}//7\nprint(q, ${n}%7==0)`;
+const divisions = [
+  call('q = 127253//7\nprint(q, 127253%7==0', 0, SYNTAX),
+  call(division(127253), 10, printed('18179 True\n')),
+  call(division(18179), 20, printed('2597 True\n')),
+  call(division(2597), 30, printed('371 True\n')),
+  call(division(371), 40, printed('53 True\n')),
+  call(division(53), 50, printed('7 False\n')),
+];
 
 describe('responseCodeUse', () => {
   it('counts a self-correction: an errored call followed by one that ran and printed the answer of a correct response', () => {
@@ -81,7 +89,7 @@ describe('responseCodeUse', () => {
   it('counts a chain repair whose output each later call carries on to the answer', () => {
     expect(responseCodeUse(episode(60, divisions), 1, 53).selfCorrections).toBe(1);
     // A second error mid-chain, repaired with the number the chain had reached: two corrections.
-    const twice = [...divisions.slice(0, 3), call('q = 2597/ /7\nprint(q, q%7==0)', 25, SYNTAX), ...divisions.slice(3)];
+    const twice = [...divisions.slice(0, 3), call('q = 2597/ /7\nprint(q, 2597%7==0)', 25, SYNTAX), ...divisions.slice(3)];
     expect(responseCodeUse(episode(60, twice), 1, 53).selfCorrections).toBe(2);
     // The chain broken after the repair: 18179 is used by the next call, but its 2597 by nothing; 53 is computed afresh.
     const broken = [...divisions.slice(0, 3), call('print(127253//2401)', 30, printed('53\n'))];
@@ -141,8 +149,9 @@ describe('codeUseFigures', () => {
 
   it('gives single-call share and calls per answer by depth, null where no response counts', () => {
     const one = episode(10, [call('print(53)', 0, printed('53\n'))]);
-    const two = episode(20, [call('print(371)', 0, printed('371\n')), call('q = 371//7\nprint(q, q%7==0)', 10, printed('53 False\n'))]);
-    const four = episode(60, divisions.slice(1));
+    const two = episode(20, [call('print(371)', 0, printed('371\n')), call(division(371), 10, printed('53 True\n'))]);
+    // Four divisions, answered after the fourth (as a run at Nmax 4 answers), without the fifth call that checks.
+    const four = episode(60, divisions.slice(1, 5));
     const problems = [arithmetic(53), { answer: 53, kind: 'multiStep' } as const, chain(53, 2), chain(53, 2), chain(53, 4), chain(53, 4), chain(53, 4)];
     const f = codeUseFigures([one, two, one, two, four, one, noCode], [1, 1, 1, 0, 1, 1, 1], problems);
     // Depth 1: one right answer in one call. Depth 2: the multi-step in two calls (right), a chain in one (right), a chain in two (wrong).

@@ -254,10 +254,10 @@ const STAGE8: CorpusRecipe = {
   kindMix: { arithmetic: 0.25, compose: 0.1, search: 0.1, errorProne: 0.08, multiStep: 0.12, chain: 0.35 },
 };
 
-describe('the chain kind in the corpus (base stage 8)', () => {
+describe('the chain kind in the corpus (base stages 8 and 10)', () => {
   const DOCS8 = documents(23, 6000, STAGE8);
   const CELL = /```python\n([\s\S]*?)\n```\n```output\n([\s\S]*?)\n```/g;
-  const divisionCells = (d: string) => [...d.matchAll(CELL)].filter(([, code]) => /^q = \d+\/\/7\nprint\(q, q%7==0\)$/.test(code));
+  const divisionCells = (d: string) => [...d.matchAll(CELL)].filter(([, code]) => /^q = (\d+)\/\/7\nprint\(q, \1%7==0\)$/.test(code));
 
   it('fits a pretraining row of 512 with BOS and EOS, and still never shows the full loop', () => {
     for (const doc of DOCS8) {
@@ -267,7 +267,7 @@ describe('the chain kind in the corpus (base stage 8)', () => {
     }
   });
 
-  it('divides by 7 one cell at a time, each cell copying the last output, until 7 no longer divides it; sessions of one to five cells', () => {
+  it('divides by 7 one cell at a time, each cell copying the last quotient, until 7 no longer divides the number divided; sessions of two to six cells', () => {
     const sessions = DOCS8.filter((d) => !d.startsWith('Q:') && divisionCells(d).length > 0);
     const lengths = new Set<number>();
     for (const d of sessions) {
@@ -275,25 +275,25 @@ describe('the chain kind in the corpus (base stage 8)', () => {
       lengths.add(cells.length);
       for (let i = 0; i < cells.length; i++) {
         const n = Number(/\d+/.exec(cells[i][1])![0]);
-        const left = n / 7;
-        expect(cells[i][2]).toBe(`${left} ${left % 7 === 0 ? 'True' : 'False'}`);
+        expect(cells[i][2]).toBe(`${Math.floor(n / 7)} ${n % 7 === 0 ? 'True' : 'False'}`);
         if (i > 0) expect(`${n} True`).toBe(cells[i - 1][2]);
-        expect(n % 7).toBe(0);
+        // Every cell but the last divides exactly; the last says 7 no longer divides what is left.
+        expect(n % 7 === 0).toBe(i < cells.length - 1);
       }
-      const answer = cells.at(-1)![2].replace(/ False$/, '');
-      expect(Number(answer) % 7).not.toBe(0);
+      // The answer is the number the last cell divided: the quotient the cell before it printed.
+      const answer = /\d+/.exec(cells.at(-1)![1])![0];
       expect(d.endsWith(answer) || d.endsWith(`${answer}.`)).toBe(true);
     }
-    expect([...lengths].sort()).toEqual([1, 2, 3, 4, 5]);
+    expect([...lengths].sort()).toEqual([2, 3, 4, 5, 6]);
     // The one-cell loop is there too, so one call for every depth stays a thing the model has read.
     expect(DOCS8.filter((d) => d.includes('while n % 7 == 0:')).length).toBeGreaterThan(5);
   });
 
-  it('writes each division cell\'s output exactly as real Python prints it, True while 7 still divides the quotient', async () => {
-    const numbers = [50421, 7203, 147, 999_992, 7];
+  it('writes each division cell\'s output exactly as real Python prints it, True when 7 divided the number divided', async () => {
+    const numbers = [50421, 7203, 147, 999_992, 7, 38, 3];
     const printed = await pythonStdout(numbers.map(divisionCode));
     expect(printed).toEqual(numbers.map((n) => `${divisionOutput(n)}\n`));
-    expect(numbers.map(divisionOutput)).toEqual(['7203 True', '1029 True', '21 True', '142856 True', '1 False']);
+    expect(numbers.map(divisionOutput)).toEqual(['7203 True', '1029 True', '21 True', '142856 True', '1 True', '5 False', '0 False']);
   }, 60_000);
 
   it('answers a chain question with its first division at the tool prior, and a search question with its loop at the search tool prior', () => {
@@ -302,7 +302,7 @@ describe('the chain kind in the corpus (base stage 8)', () => {
     const chainTool = chainQa.filter((d) => d.includes('```python'));
     for (const d of chainTool) {
       const start = /when (\d+) is divided/.exec(d)![1];
-      expect(d).toMatch(new RegExp(`A: \`\`\`python\nq = ${start}//7\nprint\\(q, q%7==0\\)\n\`\`\`\nAnswer: \\d+$`));
+      expect(d).toMatch(new RegExp(`A: \`\`\`python\nq = ${start}//7\nprint\\(q, ${start}%7==0\\)\n\`\`\`\nAnswer: \\d+$`));
     }
     // A share drawn n times lies within three standard errors of its probability.
     const withinNoise = (hits: number, n: number, p: number) => expect(Math.abs(hits / n - p)).toBeLessThan(3 * Math.sqrt((p * (1 - p)) / n));
@@ -319,21 +319,23 @@ describe('the chain kind in the corpus (base stage 8)', () => {
   });
 });
 
-describe('chain sessions that stop after a True (base stage 9)', () => {
+describe('chain sessions that stop after a True (base stages 9 and 10)', () => {
   const STAGE9: CorpusRecipe = { ...STAGE8, chainStopShare: 0.5 };
-  const CELL = /```python\n(q = (\d+)\/\/7\nprint\(q, q%7==0\))\n```\n```output\n(\d+) (True|False)\n```/g;
+  const CELL = /```python\n(q = (\d+)\/\/7\nprint\(q, \2%7==0\))\n```\n```output\n(\d+) (True|False)\n```/g;
 
-  it('closes on the last quotient, after a True at the stop share and always after a False', () => {
-    const sessions = documents(23, 6000, STAGE9).filter((d) => !d.startsWith('Q:') && d.includes('q%7==0'));
+  it('closes on the quotient after a True at the stop share, and always after a False on the number that cell divided', () => {
+    const sessions = documents(23, 6000, STAGE9).filter((d) => !d.startsWith('Q:') && d.includes('%7==0'));
     let wentOn = 0;
     let stopped = 0;
     for (const d of sessions) {
       const cells = [...d.matchAll(CELL)];
       for (let i = 1; i < cells.length; i++) expect([cells[i - 1][3], cells[i - 1][4]]).toEqual([cells[i][2], 'True']);
       const [, , n, quotient, flag] = cells.at(-1)!;
-      expect(Number(quotient)).toBe(Number(n) / 7);
-      expect(flag).toBe(Number(quotient) % 7 === 0 ? 'True' : 'False');
-      expect(d.endsWith(quotient) || d.endsWith(`${quotient}.`)).toBe(true);
+      expect(Number(quotient)).toBe(Math.floor(Number(n) / 7));
+      expect(flag).toBe(Number(n) % 7 === 0 ? 'True' : 'False');
+      // After a True the session may stop on the quotient, a guess that it is the number left.
+      const closedOn = flag === 'True' ? quotient : n;
+      expect(d.endsWith(closedOn) || d.endsWith(`${closedOn}.`)).toBe(true);
       wentOn += cells.length - 1;
       if (flag === 'True') stopped++;
     }

@@ -226,15 +226,18 @@ describe('cold-start traces for every kind, with the classroom mix and cap', () 
     expect(await completeTrace(deepest, draft, TOOL_FORMATS.retool, sandbox, RUN, limits)).toBeNull();
   });
 
-  it('makes one call per division for a chain, each copying the previous output', () => {
+  it('makes one call per division for a chain, each copying the previous output, and one more that shows 7 no longer divides', () => {
     const chains = ofKind('chain');
-    expect([...new Set(chains.map((t) => t.problem.depth))].sort()).toEqual([1, 2, 3, 4]);
+    // A depth-4 chain's five calls in ReTool's tags are longer than the cap (a depth-5 chain's, in the test above).
+    expect([...new Set(chains.map((t) => t.problem.depth))].sort()).toEqual([1, 2, 3]);
     for (const t of chains) {
       const calls = callsOf(t);
       const start = chainStartOf(t.problem);
-      expect(calls).toHaveLength(t.problem.depth!);
-      expect(calls.map((c) => c.output)).toEqual(chainSteps(start).map((left, i, all) => `${left} ${i < all.length - 1 ? 'True' : 'False'}`));
+      const divided = [start, ...chainSteps(start)];
+      expect(calls).toHaveLength(t.problem.depth! + 1);
+      expect(calls.map((c) => c.output)).toEqual(divided.map((n, i) => `${Math.floor(n / 7)} ${i < divided.length - 1 ? 'True' : 'False'}`));
       calls.forEach((call, i) => expect(call.code).toBe(divisionCode(i === 0 ? start : Number(calls[i - 1].output.split(' ')[0]))));
+      expect(traceResponse(t).endsWith(`Answer: ${divided.at(-1)}`)).toBe(true);
     }
   });
 

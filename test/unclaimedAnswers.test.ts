@@ -15,9 +15,9 @@ describe('toolPrintedAnswer', () => {
   it('needs the answer at the start of a line from an executed call', () => {
     expect(toolPrintedAnswer({ calls: [printed('51516\n')] }, 51516)).toBe(true);
     expect(toolPrintedAnswer({ calls: [printed('2937\n'), printed(' 21 \n')] }, 21)).toBe(true);
-    // The chain's division cell prints the quotient and whether 7 still divides it.
-    expect(toolPrintedAnswer({ calls: [printed('53 False\n')] }, 53)).toBe(true);
-    expect(toolPrintedAnswer({ calls: [printed('False 53\n')] }, 53)).toBe(false);
+    // The chain's division cell prints the quotient and whether 7 divided the number divided.
+    expect(toolPrintedAnswer({ calls: [printed('53 True\n')] }, 53)).toBe(true);
+    expect(toolPrintedAnswer({ calls: [printed('True 53\n')] }, 53)).toBe(false);
     // Part of a longer number or line is not the answer.
     expect(toolPrintedAnswer({ calls: [printed('215\n')] }, 21)).toBe(false);
     expect(toolPrintedAnswer({ calls: [printed('x = 21\n')] }, 21)).toBe(false);

@@ -108,7 +108,7 @@ const CLASSROOM: ExperimentConfig = {
   filterLow: 0.1,
   filterHigh: 0.9,
   temperature: 0.7,
-  // The bound: a depth-5 chain (five calls, up to 352 tokens in fences) with a failed call beside it.
+  // The bound: a depth-5 chain (five divisions and the answer, up to 370 tokens in fences) with a failed call beside it.
   maxResponseTokens: MAX_RESPONSE_TOKENS,
   maxOutputChars: 64,
   gradClip: 1,

@@ -22,7 +22,7 @@
  * - selfCorrections (ReTool: self-correction emerges after an interpreter error), counted only when
  *   the repair is what the answer rests on. With executed calls c_1..c_m of a response:
  *     feeds(c_j) = c_j ran without error, and its stdout starts a line with the problem's answer
- *                  (`53`, or a chain cell's `53 False`: printedAnswerLine), or one of the numbers it
+ *                  (`53`, or a chain cell's `53 True`: printedAnswerLine), or one of the numbers it
  *                  printed appears in the code of a later c_k with feeds(c_k) (a chain: `371 True`
  *                  printed, then `q = 371//7`, ... the answer);
  *                  numbers are matched whole, so a printed 3 is not the 3 of `33` or of `x3`;

@@ -7,8 +7,8 @@ import type { Episode } from '../rollout/episode';
 
 /**
  * Whether `stdout` holds `answer` at the start of a line, alone or as the first of the values one
- * `print` wrote (spaces around it allowed): the chain's division cell prints `53 False`, the
- * quotient and whether 7 still divides it.
+ * `print` wrote (spaces around it allowed): the chain's division cell prints `53 True`, the
+ * quotient and whether 7 divided the number divided.
  */
 export function printedAnswerLine(stdout: string, answer: number): boolean {
   const expected = String(answer);

@@ -100,7 +100,7 @@ export async function completeTrace(
 ): Promise<ColdStartTrace | null> {
   const calls = await runPlan(draft.plan, sandbox, runOptions);
   if (calls === null) return null;
-  const answer = printedAnswer(draft.plan, calls[calls.length - 1].result);
+  const answer = printedAnswer(draft.plan, calls);
   if (answer === null) return null;
   const tellings = [{ opening: draft.reasoning, verbose: false }];
   if (draft.verbose !== null) tellings.unshift({ opening: draft.verbose, verbose: true });

@@ -25,7 +25,7 @@ export type TracePlan =
   | { kind: 'repair'; written: string; code: string }
   /** Multi-step: the first step's value, then the sum of the digits it printed. */
   | { kind: 'digitSum'; first: string }
-  /** Chain: the corpus's division cell (`divisionCode`) from the start, each next call copying the last quotient, until 7 no longer divides it. */
+  /** Chain: the corpus's division cell (`divisionCode`) from the start, each next call copying the last quotient, until 7 no longer divides the number divided. */
   | { kind: 'division'; start: number };
 
 /** One executed call of a trace. */
@@ -76,15 +76,22 @@ export function printedInteger(result: RunResult): string | null {
   return result.ok && /^-?\d+$/.test(printed) ? printed : null;
 }
 
-/** The quotient a division cell printed and whether 7 still divides it (`2401 True`), else null. */
+/** The quotient a division cell printed and whether 7 divided the number it divided (`2401 True`), else null. */
 function printedQuotient(result: RunResult): { left: string; divisible: boolean } | null {
   const match = /^(\d+) (True|False)$/.exec(result.stdout.trim());
   return result.ok && match ? { left: match[1], divisible: match[2] === 'True' } : null;
 }
 
-/** The answer the plan's last call printed: its whole output as an integer, or a division cell's quotient. */
-export function printedAnswer(plan: TracePlan, result: RunResult): string | null {
-  return plan.kind === 'division' ? (printedQuotient(result)?.left ?? null) : printedInteger(result);
+/**
+ * The answer the plan's calls printed: the last call's whole output as an integer; for a chain, the
+ * number its last call divided when 7 did not divide it (the quotient the call before printed), or
+ * the last quotient when the calls stopped at MAX_DEPTH exact divisions (no chain is deeper).
+ */
+export function printedAnswer(plan: TracePlan, calls: TraceCall[]): string | null {
+  if (plan.kind !== 'division') return printedInteger(calls[calls.length - 1].result);
+  const last = printedQuotient(calls[calls.length - 1].result);
+  if (last === null) return null;
+  return last.divisible ? last.left : calls.length > 1 ? (printedQuotient(calls[calls.length - 2].result)?.left ?? null) : null;
 }
 
 /**
@@ -119,12 +126,14 @@ export async function runPlan(plan: TracePlan, sandbox: PythonSandbox, runOption
     }
     case 'division': {
       let n = plan.start;
-      // At most MAX_DEPTH divisions: output that 7 always divides cannot loop forever (and would not verify).
+      // At most MAX_DEPTH calls: a chain of depth d takes d + 1 (the last says 7 no longer divides),
+      // but after MAX_DEPTH exact divisions the quotient is the answer, and the trace stays within
+      // the cap. Output that 7 always divides cannot loop forever either.
       while (calls.length < MAX_DEPTH) {
         const printed = printedQuotient(await run(divisionCode(n)));
         if (printed === null) return null;
-        n = Number(printed.left);
         if (!printed.divisible) break;
+        n = Number(printed.left);
       }
       return calls;
     }

@@ -64,7 +64,7 @@ export function linkText(plan: TracePlan, previousOutput: string, verbose: boole
     case 'digitSum':
       return verbose ? `That is ${previousOutput}. The second step adds up its digits.` : 'Now add its digits.';
     case 'division':
-      return verbose ? `${previousOutput.split(' ')[0]} is still a multiple of 7, so divide again.` : '';
+      return verbose ? `7 divided it, so divide the quotient ${previousOutput.split(' ')[0]} again.` : '';
     default:
       throw new Error(`a ${plan.kind} trace makes one call`);
   }

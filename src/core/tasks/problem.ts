@@ -37,8 +37,10 @@ export interface Problem {
 export const MAX_DEPTH = 5;
 
 /**
- * How many dependent tool calls a problem's step-by-step solution takes: a chain's depth, 2 for a
- * multi-step question (the value, then its digits), 1 for every other kind.
+ * How many dependent tool calls a problem's step-by-step solution takes: a chain's depth (its exact
+ * divisions; one more call shows that 7 no longer divides what is left, unless the answer is taken
+ * on trust after the last), 2 for a multi-step question (the value, then its digits), 1 for every
+ * other kind.
  */
 export function problemDepth(p: Pick<Problem, 'kind' | 'depth'>): number {
   if (p.kind === 'chain') return p.depth ?? 1;
