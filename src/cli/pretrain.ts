@@ -24,7 +24,7 @@ import { drawProgress, formatDuration, progressLine, yieldToEventLoop } from './
 const USAGE = `usage: npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--search-tool-prior P] [--kind-mix A,C,S,E,M,H]
                            [--answer-line-share P] [--chain-stop-share P] [--batch-size N] [--row-length N] [--lr X] [--save-every N]
                            [--from CHECKPOINT_DIR [--context-length N]]
-defaults: ${JSON.stringify({ ...BASE_PRETRAIN_CONFIG, recipe: undefined })}, out runs/base (the shipped model in public/models/base took nine stages: see its RECIPE.md)`;
+defaults: ${JSON.stringify({ ...BASE_PRETRAIN_CONFIG, recipe: undefined })}, out runs/base (the shipped model in public/models/base took ten stages: see its RECIPE.md)`;
 
 function positiveNumber(flag: string, raw: string | undefined, fallback: number, integer: boolean, max = Infinity): number {
   if (raw === undefined) return fallback;
