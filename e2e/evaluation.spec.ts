@@ -114,7 +114,7 @@ test('on forced WebGPU: pass@1 of the base model at Nmax 0 (top-p filtered on th
 });
 
 test('a run from the cold-start model: the start sets the format, the link keeps it, the inspector shows <code> tags', async ({ page }) => {
-  // 160 tokens: a verbose cold-start answer (a plan first, as 40% of its traces) opens its first <code> within 138 of them.
+  // 160 tokens: a verbose cold-start answer (a plan first, as 36% of its traces) opens its first <code> within 138 of them.
   await page.goto(`/?preset=quick&seed=1&start=coldstart#${ONE_STEP.replace('maxResponseTokens=24', 'maxResponseTokens=160')}`);
   await expect(page.getByTestId('start-from-select')).toHaveValue('coldstart');
   await expect(page.getByTestId('start-from-note')).toContainText('fine-tuned on traces in <code> and <interpreter> tags, so the tool format is ReTool (<code>)');
@@ -125,7 +125,9 @@ test('a run from the cold-start model: the start sets the format, the link keeps
   await expect(page.getByTestId('step-button')).toBeEnabled({ timeout: 60_000 });
   await page.getByTestId('step-button').click();
   await expect(page.getByTestId('run-status')).toHaveText('finished', { timeout: WORK_TIMEOUT });
-  await expect(page.getByTestId('rollout-sample').first()).toContainText('<code>');
+  // Which kept answer opens a <code> block is the draw's: with the stage-10 cold start the first
+  // one's verbose plan comes apart before it does (pass@1 0.43 at step 0), another's does not.
+  await expect(page.getByTestId('rollout-sample').filter({ hasText: '<code>' }).first()).toBeVisible();
   await expectNoErrorNotice(page);
   await page.getByTestId('rollout-inspector').screenshot({ path: `${ARTIFACTS}/lab-coldstart-inspector.png` });
 
