@@ -2,8 +2,9 @@
  * Whether a model divides again: for each chain of the evaluation set, the question and the first
  * j cells of its step-by-step solution (real division cells with their outputs, in ZeroTIR's
  * fences), then the model's probability that the next character opens another cell. Averaged by j
- * and by the last output's flag. This is the probe behind base stages 9 and 10 in
- * public/models/base/RECIPE.md.
+ * and by the last output's flag, with the corpus's division cell as it is now. This is the probe
+ * behind base stage 10 in public/models/base/RECIPE.md (stage 9's figures came from a probe of the
+ * same shape on that stage's cell, not kept).
  * Usage: npx tsx scripts/chainGoOnProbe.ts CHECKPOINT_DIR [CHECKPOINT_DIR ...]
  */
 import * as tf from '@tensorflow/tfjs-core';

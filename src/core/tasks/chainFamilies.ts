@@ -3,8 +3,9 @@
  * call per division, each copying the last output (`q = 16807//7` / `print(q, 16807%7==0)` ->
  * `2401 True`, then `q = 2401//7` ...), and one more whose `False` shows that 7 no longer divides
  * what is left; the depth d, the number of divisions, is 1 to 5, so a run's call budget decides
- * which chains it can finish step by step (or, with the budget spent after d calls, answer on trust). One program with a loop does every step in a single call, so
- * whether RL settles on one call or several is the model's own finding.
+ * which chains it can finish step by step (or, with the budget spent after d calls, answer on
+ * trust). One program with a loop does every step in a single call, so whether RL settles on one
+ * call or several is the model's own finding.
  *
  * Why 7 and not halving (base stage 8's first try): the base model learned from the corpus's
  * outputs to halve a number in its head (38 of 40 held-out starts, greedy), since each digit of a
