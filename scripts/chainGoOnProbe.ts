@@ -10,26 +10,21 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { divisionCode, divisionOutput } from '../src/core/corpus/chainSessions';
 import { cell } from '../src/core/corpus/notebookSessions';
-import { chainStartOf, CHAIN_DIVISOR } from '../src/core/tasks/chainFamilies';
+import { chainStartOf, chainSteps } from '../src/core/tasks/chainFamilies';
 import { formatPrompt } from '../src/core/tasks/prompt';
 import { evalSet } from '../src/core/tasks/splits';
 import { BOS, charId, encode } from '../src/core/tokenizer';
 import { loadCheckpointDir } from '../src/node/checkpointFiles';
 import { useNodeBackend } from '../src/node/tfBackend';
 
-/** The dividends of a chain's full solution: the start, each exact quotient, and the number left. */
-function dividends(start: number): number[] {
-  const all = [start];
-  for (let n = start; n % CHAIN_DIVISOR === 0; n /= CHAIN_DIVISOR) all.push(n / CHAIN_DIVISOR);
-  return all;
-}
-
 async function probe(dir: string): Promise<void> {
   const { model } = await loadCheckpointDir(dir);
   const fence = charId('`');
   const sums = new Map<string, { p: number; greedy: number; count: number }>();
   for (const problem of evalSet().filter((p) => p.kind === 'chain')) {
-    const cells = dividends(chainStartOf(problem)).map((n) => ({ text: cell(divisionCode(n), divisionOutput(n)), flag: divisionOutput(n).split(' ')[1] }));
+    // The numbers its cells divide: the start, then each quotient down to the number left.
+    const start = chainStartOf(problem);
+    const cells = [start, ...chainSteps(start)].map((n) => ({ text: cell(divisionCode(n), divisionOutput(n)), flag: divisionOutput(n).split(' ')[1] }));
     for (let j = 1; j <= cells.length; j++) {
       const context = [BOS, ...encode(`${formatPrompt(problem)} ${cells.slice(0, j).map((c) => c.text).join('')}`)];
       const probs = tf.tidy(() => tf.softmax(model.forward(tf.tensor2d([context], [1, context.length], 'int32')).logits.gather([context.length - 1], 1).squeeze()).dataSync());
