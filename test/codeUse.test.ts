@@ -39,9 +39,9 @@ const unexecuted = episode(20, [call('print(2+2)', 5)]);
 // 127253 = 53 * 7^4 divided by 7 until 7 no longer divides it, as the corpus's cells do: 18179, 2597,
 // 371, 53 (depth 4), then the cell that says 7 does not divide 53; the first try a SyntaxError.
 const SYNTAX: RunResult = { ...FAILED, error: { type: 'SyntaxError', message: "'(' was never closed" } };
-const division = (n: number) => `q = ${n}//7\nprint(q, ${n}%7==0)`;
+const division = (n: number) => `q = ${n}\nprint(q//7, q%7==0)`;
 const divisions = [
-  call('q = 127253//7\nprint(q, 127253%7==0', 0, SYNTAX),
+  call('q = 127253\nprint(q//7, q%7==0', 0, SYNTAX),
   call(division(127253), 10, printed('18179 True\n')),
   call(division(18179), 20, printed('2597 True\n')),
   call(division(2597), 30, printed('371 True\n')),
@@ -89,7 +89,7 @@ describe('responseCodeUse', () => {
   it('counts a chain repair whose output each later call carries on to the answer', () => {
     expect(responseCodeUse(episode(60, divisions), 1, 53).selfCorrections).toBe(1);
     // A second error mid-chain, repaired with the number the chain had reached: two corrections.
-    const twice = [...divisions.slice(0, 3), call('q = 2597/ /7\nprint(q, 2597%7==0)', 25, SYNTAX), ...divisions.slice(3)];
+    const twice = [...divisions.slice(0, 3), call('q = 2597\nprint(q/ /7, q%7==0)', 25, SYNTAX), ...divisions.slice(3)];
     expect(responseCodeUse(episode(60, twice), 1, 53).selfCorrections).toBe(2);
     // The chain broken after the repair: 18179 is used by the next call, but its 2597 by nothing; 53 is computed afresh.
     const broken = [...divisions.slice(0, 3), call('print(127253//2401)', 30, printed('53\n'))];

@@ -254,10 +254,10 @@ const STAGE8: CorpusRecipe = {
   kindMix: { arithmetic: 0.25, compose: 0.1, search: 0.1, errorProne: 0.08, multiStep: 0.12, chain: 0.35 },
 };
 
-describe('the chain kind in the corpus (base stages 8 and 10)', () => {
+describe('the chain kind in the corpus (base stages 8, 10 and 11)', () => {
   const DOCS8 = documents(23, 6000, STAGE8);
   const CELL = /```python\n([\s\S]*?)\n```\n```output\n([\s\S]*?)\n```/g;
-  const divisionCells = (d: string) => [...d.matchAll(CELL)].filter(([, code]) => /^q = (\d+)\/\/7\nprint\(q, \1%7==0\)$/.test(code));
+  const divisionCells = (d: string) => [...d.matchAll(CELL)].filter(([, code]) => /^q = (\d+)\nprint\(q\/\/7, q%7==0\)$/.test(code));
 
   it('fits a pretraining row of 512 with BOS and EOS, and still never shows the full loop', () => {
     for (const doc of DOCS8) {
@@ -302,7 +302,7 @@ describe('the chain kind in the corpus (base stages 8 and 10)', () => {
     const chainTool = chainQa.filter((d) => d.includes('```python'));
     for (const d of chainTool) {
       const start = /when (\d+) is divided/.exec(d)![1];
-      expect(d).toMatch(new RegExp(`A: \`\`\`python\nq = ${start}//7\nprint\\(q, ${start}%7==0\\)\n\`\`\`\nAnswer: \\d+$`));
+      expect(d).toMatch(new RegExp(`A: \`\`\`python\nq = ${start}\nprint\\(q//7, q%7==0\\)\n\`\`\`\nAnswer: \\d+$`));
     }
     // A share drawn n times lies within three standard errors of its probability.
     const withinNoise = (hits: number, n: number, p: number) => expect(Math.abs(hits / n - p)).toBeLessThan(3 * Math.sqrt((p * (1 - p)) / n));
@@ -319,12 +319,12 @@ describe('the chain kind in the corpus (base stages 8 and 10)', () => {
   });
 });
 
-describe('chain sessions that stop after a True (base stages 9 and 10)', () => {
+describe('chain sessions that stop after a True (base stages 9 to 11)', () => {
   const STAGE9: CorpusRecipe = { ...STAGE8, chainStopShare: 0.5 };
-  const CELL = /```python\n(q = (\d+)\/\/7\nprint\(q, \2%7==0\))\n```\n```output\n(\d+) (True|False)\n```/g;
+  const CELL = /```python\n(q = (\d+)\nprint\(q\/\/7, q%7==0\))\n```\n```output\n(\d+) (True|False)\n```/g;
 
   it('closes on the quotient after a True at the stop share, and always after a False on the number that cell divided', () => {
-    const sessions = documents(23, 6000, STAGE9).filter((d) => !d.startsWith('Q:') && d.includes('%7==0'));
+    const sessions = documents(23, 6000, STAGE9).filter((d) => !d.startsWith('Q:') && d.includes('q%7==0'));
     let wentOn = 0;
     let stopped = 0;
     for (const d of sessions) {
@@ -355,5 +355,37 @@ describe('chain sessions that stop after a True (base stages 9 and 10)', () => {
     expect(() => validateCorpusRecipe({ ...STAGE9, chainStopShare: 1.5 })).toThrow(/chainStopShare/);
     expect(validateCorpusRecipe(JSON.parse(JSON.stringify(STAGE9)))).toEqual(STAGE9);
     expect('chainStopShare' in validateCorpusRecipe({ ...STAGE9, chainStopShare: undefined })).toBe(false);
+  });
+});
+
+describe('error-prone questions answered by a copy (base stage 12)', () => {
+  const STAGE12: CorpusRecipe = { ...STAGE8, chainStopShare: 0.5, errorProneToolPrior: 0.5 };
+  const DOCS12 = documents(29, 6000, STAGE12);
+  const errorProneQa = qaDocs(DOCS12).filter((d) => / x \d/.test(d));
+
+  it('copies the question as written into the block at the share, then the answer line, and never shows the output', () => {
+    const copied = errorProneQa.filter((d) => d.includes('```python'));
+    for (const d of copied) {
+      const [, written, copy] = /^Q: what is (\d+ x \d+(?: \+ \d+)?)\?\nA: ```python\nprint\((.*)\)\n```\nAnswer: \d+$/.exec(d)!;
+      expect(copy).toBe(written);
+      expect(d).not.toContain('```output');
+    }
+    const n = errorProneQa.length;
+    expect(Math.abs(copied.length / n - 0.5)).toBeLessThan(3 * Math.sqrt(0.25 / n));
+    expect(n).toBeGreaterThan(100);
+  });
+
+  it('raises in real Python as the notebooks\' repair sessions show it', async () => {
+    const code = /```python\n(.*)\n```/.exec(errorProneQa.find((d) => d.includes('```python'))!)![1];
+    const printed = await pythonStdout([`try:\n    exec(${JSON.stringify(code)})\nexcept SyntaxError as e:\n    print(type(e).__name__, e.msg)`]);
+    expect(printed).toEqual(['SyntaxError invalid syntax. Perhaps you forgot a comma?\n']);
+  }, 60_000);
+
+  it('draws every document a recipe without the share drew, when no error-prone question is drawn, and is checked by the recipe reader', () => {
+    const noErrorProne = { ...STAGE12, kindMix: { ...STAGE12.kindMix, errorProne: 0 } };
+    const { errorProneToolPrior: _, ...withoutShare } = noErrorProne;
+    expect(documents(5, 400, noErrorProne)).toEqual(documents(5, 400, withoutShare));
+    expect(() => validateCorpusRecipe({ ...STAGE12, errorProneToolPrior: -0.1 })).toThrow(/errorProneToolPrior/);
+    expect(validateCorpusRecipe(JSON.parse(JSON.stringify(STAGE12)))).toEqual(STAGE12);
   });
 });

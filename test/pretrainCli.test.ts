@@ -39,7 +39,7 @@ describe('npm run pretrain arguments', () => {
     expect(recipe('plain')).not.toHaveProperty('answerLineShare');
   }, 120_000);
 
-  it('widens a --from model\'s context with --context-length, keeping its weights, and saves --search-tool-prior, --chain-stop-share and a five-share kind mix', () => {
+  it('widens a --from model\'s context with --context-length, keeping its weights, and saves --search-tool-prior, --chain-stop-share, --error-prone-tool-prior and a five-share kind mix', () => {
     // A 256-token model like the stage-6 base: the same weights with the old context in its manifest.
     const narrow = join(out, 'narrow');
     mkdirSync(narrow);
@@ -58,13 +58,14 @@ describe('npm run pretrain arguments', () => {
     expect(badShare.status).toBe(2);
     expect(badShare.stderr.split('\n')[0]).toBe("pretrain: --chain-stop-share needs a number in [0, 1], got '1.5'");
 
-    const args = ['--from', narrow, '--context-length', '512', '--row-length', '512', '--steps', '1', '--batch-size', '2', '--search-tool-prior', '0.5', '--chain-stop-share', '0.8', '--kind-mix', '1,0,1,0,1'];
+    const args = ['--from', narrow, '--context-length', '512', '--row-length', '512', '--steps', '1', '--batch-size', '2', '--search-tool-prior', '0.5', '--chain-stop-share', '0.8', '--error-prone-tool-prior', '0.3', '--kind-mix', '1,0,1,0,1'];
     const widened = pretrain([...args, '--lr', '1e-12', '--out', join(out, 'wide')]);
     expect(widened.status).toBe(0);
     const saved = JSON.parse(readFileSync(join(out, 'wide', 'model.json'), 'utf8'));
     expect(saved.config).toEqual({ ...manifest.config, contextLength: 512 });
     expect(saved.meta.pretrain.recipe.searchToolPrior).toBe(0.5);
     expect(saved.meta.pretrain.recipe.chainStopShare).toBe(0.8);
+    expect(saved.meta.pretrain.recipe.errorProneToolPrior).toBe(0.3);
     expect(saved.meta.pretrain.recipe.kindMix).toEqual({ arithmetic: 1, compose: 0, search: 1, errorProne: 0, multiStep: 1, chain: 0 });
     // At a rate of 1e-12 (warmed up from 0) one Adam step moves no float32 weight by more than its last bits.
     const before = new Float32Array(readFileSync(join(narrow, 'weights.bin')).buffer.slice(0));

@@ -10,7 +10,7 @@ import { rolloutSample } from '../src/core/rollout/rolloutSample';
 import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
 import { coldStartTraces, completeTrace, traceResponse, VERBOSE_SHARE, type ColdStartTrace, type TraceDraft } from '../src/core/sft/coldStartTraces';
 import { SftTrainer, traceRow } from '../src/core/sft/sftTrainer';
-import { REPAIR_SHARE, writtenExpression } from '../src/core/sft/tracePlans';
+import { REPAIR_SHARE } from '../src/core/sft/tracePlans';
 import { SHORT_REASONING } from '../src/core/sft/traceTexts';
 import { divisionCode } from '../src/core/corpus/chainSessions';
 import { CHAIN_FAMILIES, chainStartOf, chainSteps } from '../src/core/tasks/chainFamilies';
@@ -21,7 +21,7 @@ import { ARITHMETIC_ONLY, isHeldOut } from '../src/core/tasks/splits';
 import { createNodeSandbox } from '../src/node/sandbox/nodeSandbox';
 import { BOS, EOS, encode, VOCAB_SIZE } from '../src/core/tokenizer';
 import { ARITHMETIC_FAMILIES, arithmeticProblem } from '../src/core/tasks/arithmeticFamilies';
-import { ERROR_PRONE_FAMILIES } from '../src/core/tasks/errorProneFamilies';
+import { ERROR_PRONE_FAMILIES, writtenExpression } from '../src/core/tasks/errorProneFamilies';
 
 const product: Problem = arithmeticProblem('productPlusTerm', 'hard', '347*29+18', 10081);
 const RUN = { timeoutMs: 2000, maxOutputBytes: 1024 };

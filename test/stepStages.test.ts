@@ -2,7 +2,7 @@
  * Slow motion through one RL step (stepStages.ts): the trainer shows each stage's data to an
  * observer and waits for it, and a watched step trains exactly as an unwatched one. The shipped base
  * model at Nmax 1 writes code and answers some questions right, so groups pass the filter; the
- * sandbox is a stand-in whose output names the code's length, so each call's output can be checked.
+ * sandbox is the real one, each run's result kept by its code, so each call's output can be checked.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,11 +10,12 @@ import { DEFAULT_BASE_CHECKPOINT } from '../src/cli/cliArgs';
 import { PRESETS, type ExperimentConfig } from '../src/core/experiment';
 import type { StepMetrics } from '../src/core/metrics/stepMetrics';
 import type { GPT } from '../src/core/model/gpt';
+import { formatToolOutput } from '../src/core/rollout/episode';
 import { inspectorSampleIndices } from '../src/core/rollout/rolloutSample';
 import { STEP_STAGES, type StepStage } from '../src/core/rl/stepStages';
 import { Trainer } from '../src/core/rl/trainer';
 import type { SandboxPool } from '../src/core/sandbox/pool';
-import type { PythonSandbox } from '../src/core/sandbox/protocol';
+import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
 import { loadCheckpointDir } from '../src/node/checkpointFiles';
 import { createNodeSandbox } from '../src/node/sandbox/nodeSandbox';
 import { useWasmBackend } from './modelHelpers';
@@ -24,13 +25,13 @@ const GROUP_SIZE = 8;
 const ROLLOUTS = GROUPS * GROUP_SIZE;
 const config: ExperimentConfig = { ...PRESETS.quick, algorithm: 'grpo', seed: 1, testEvery: 1000, samplesPerStep: ROLLOUTS };
 
-/** The real sandbox, with what each run printed kept by its code. */
-const printed = new Map<string, string>();
+/** The real sandbox, with what each run returned kept by its code. */
+const ran = new Map<string, RunResult>();
 let pool: SandboxPool;
 const sandbox: PythonSandbox = {
   async run(code, options) {
     const result = await pool.run(code, options);
-    printed.set(code, result.stdout);
+    ran.set(code, result);
     return result;
   },
   close: async () => {},
@@ -113,8 +114,17 @@ describe('a step in slow motion', () => {
 
     const calls = python.group.answers.flatMap((a) => a.calls);
     expect(calls.filter((c) => c.output !== null).length).toBeGreaterThan(0);
-    // What the model read back: the run's stdout without its last newline (outputs here are short).
-    for (const call of calls) expect(call.output).toBe(call.ok === null ? null : printed.get(call.code)!.replace(/\n$/, ''));
+    // What the model read back: the run's stdout without its last newline (outputs here are short),
+    // or for a call that raised (the base copies `a x b` as written) the environment's error line.
+    for (const call of calls) {
+      const result = call.ok === null ? null : ran.get(call.code)!;
+      if (result === null) expect(call.output).toBeNull();
+      else if (result.ok) expect(call.output).toBe(result.stdout.replace(/\n$/, ''));
+      else {
+        expect(call.output).toBe(formatToolOutput(result, config.maxOutputChars));
+        expect(call.output!.startsWith(`${result.error!.type}: `)).toBe(true);
+      }
+    }
 
     const groupRewards = groupSamples.map((s) => s.reward);
     expect(rewards.group.answers.map((a) => a.reward)).toEqual(groupRewards);

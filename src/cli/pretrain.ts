@@ -1,6 +1,6 @@
 /**
  * npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--search-tool-prior P] [--kind-mix A,C,S,E,M,H] [--answer-line-share P]
- *                      [--chain-stop-share P] [--batch-size N] [--row-length N] [--lr X] [--save-every N] [--from DIR [--context-length N]]
+ *                      [--chain-stop-share P] [--error-prone-tool-prior P] [--batch-size N] [--row-length N] [--lr X] [--save-every N] [--from DIR [--context-length N]]
  *
  * Pretrains the base model on the synthetic corpus (no tool-use transcripts) and writes a
  * checkpoint whose meta holds the model config, the corpus recipe, the pretraining config and
@@ -22,9 +22,9 @@ import { runMain } from './runMain';
 import { drawProgress, formatDuration, progressLine, yieldToEventLoop } from './progress';
 
 const USAGE = `usage: npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--search-tool-prior P] [--kind-mix A,C,S,E,M,H]
-                           [--answer-line-share P] [--chain-stop-share P] [--batch-size N] [--row-length N] [--lr X] [--save-every N]
-                           [--from CHECKPOINT_DIR [--context-length N]]
-defaults: ${JSON.stringify({ ...BASE_PRETRAIN_CONFIG, recipe: undefined })}, out runs/base (the shipped model in public/models/base took ten stages: see its RECIPE.md)`;
+                           [--answer-line-share P] [--chain-stop-share P] [--error-prone-tool-prior P] [--batch-size N] [--row-length N]
+                           [--lr X] [--save-every N] [--from CHECKPOINT_DIR [--context-length N]]
+defaults: ${JSON.stringify({ ...BASE_PRETRAIN_CONFIG, recipe: undefined })}, out runs/base (the shipped model in public/models/base took twelve stages: see its RECIPE.md)`;
 
 function positiveNumber(flag: string, raw: string | undefined, fallback: number, integer: boolean, max = Infinity): number {
   if (raw === undefined) return fallback;
@@ -63,7 +63,7 @@ function probability(flag: string, raw: string | undefined): number | undefined 
 
 function parsePretrainArgs(argv: string[]): PretrainArgs | 'help' {
   const values = parseStringFlags(argv, [
-    'steps', 'seed', 'out', 'tool-prior', 'search-tool-prior', 'kind-mix', 'answer-line-share', 'chain-stop-share', 'batch-size', 'row-length', 'lr', 'save-every', 'from', 'context-length',
+    'steps', 'seed', 'out', 'tool-prior', 'search-tool-prior', 'kind-mix', 'answer-line-share', 'chain-stop-share', 'error-prone-tool-prior', 'batch-size', 'row-length', 'lr', 'save-every', 'from', 'context-length',
   ]);
   if (values.help) return 'help';
   const d = BASE_PRETRAIN_CONFIG;
@@ -73,6 +73,7 @@ function parsePretrainArgs(argv: string[]): PretrainArgs | 'help' {
   const answerLineShare = probability('answer-line-share', str('answer-line-share'));
   const searchToolPrior = probability('search-tool-prior', str('search-tool-prior'));
   const chainStopShare = probability('chain-stop-share', str('chain-stop-share'));
+  const errorProneToolPrior = probability('error-prone-tool-prior', str('error-prone-tool-prior'));
   const contextLength = str('context-length') === undefined ? undefined : positiveNumber('context-length', str('context-length'), 0, true, 4096);
   if (contextLength !== undefined && str('from') === undefined) throw new UsageError('--context-length widens a --from model; a fresh model has the base config');
   const seedRaw = str('seed');
@@ -92,6 +93,7 @@ function parsePretrainArgs(argv: string[]): PretrainArgs | 'help' {
       ...(answerLineShare === undefined ? {} : { answerLineShare }),
       ...(searchToolPrior === undefined ? {} : { searchToolPrior }),
       ...(chainStopShare === undefined ? {} : { chainStopShare }),
+      ...(errorProneToolPrior === undefined ? {} : { errorProneToolPrior }),
     },
   };
   return {

@@ -29,9 +29,14 @@ import { cell, closingSentence } from './notebookSessions';
 /** Share of chain notebooks that run the loop in one cell instead of a cell per division. */
 export const CHAIN_LOOP_SHARE = 0.1;
 
-/** The cell that divides `n` by 7 and says whether 7 divided `n`: the check is on the number divided, not the quotient. */
+/**
+ * The cell that divides `n` by 7 and says whether 7 divided `n`: the check is on the number divided,
+ * not the quotient. `n` is written once (stage 11): with `q = N//7` / `print(q, N%7==0)` (stage 10)
+ * the Nmax 8 arm miscopied short quotients in the second copy (`131` for `13`) and solved 0-10% of
+ * the depth-5 chains; with one copy, a quarter (`docs/tasks.md`).
+ */
 export function divisionCode(n: number): string {
-  return `q = ${n}//7\nprint(q, ${n}%7==0)`;
+  return `q = ${n}\nprint(q//7, q%7==0)`;
 }
 
 /** What `divisionCode(n)` prints, as Python prints it: the quotient, then True when 7 divided `n`. */

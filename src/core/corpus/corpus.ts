@@ -8,7 +8,7 @@ import type { Random } from '../random';
 import { KINDS, TIERS, type Kind, type Tier } from '../tasks/problem';
 import { ARITHMETIC_ONLY, trainProblem, withLaterKindShares } from '../tasks/splits';
 import { pickWeighted } from '../tasks/weightedChoice';
-import { notebookDocument, proseDocument, qaDocument, toolQaDocument } from './documents';
+import { copiedToolQaDocument, notebookDocument, proseDocument, qaDocument, toolQaDocument } from './documents';
 
 export interface CorpusRecipe {
   /** Share of Q/A documents whose answer starts with a python block: the base model's prior for tool use. */
@@ -31,6 +31,12 @@ export interface CorpusRecipe {
    * stages 1-5): one closing in seven, as those stages drew it.
    */
   answerLineShare?: number;
+  /**
+   * Share of error-prone Q/A documents answered with a python block that copies the question's
+   * expression as written (`print(239 x 91)`, which raises), then the answer line (base stage 12):
+   * the habit of copying that a repair then fixes. Absent (stages 1-11): never, and no number drawn.
+   */
+  errorProneToolPrior?: number;
   /**
    * Share of a chain notebook's `True` outputs after which it closes on that quotient (base stage
    * 9), so the base is unsure whether to divide again. Absent (stages 1-8): never.
@@ -80,7 +86,7 @@ export function validateCorpusRecipe(x: unknown): CorpusRecipe {
     if (!isWeight(kinds[kind])) throw new Error(`corpus recipe kindMix.${kind} must be a number >= 0, got ${String(kinds[kind])}`);
   }
   if (KINDS.every((kind) => kinds[kind] === 0)) throw new Error('corpus recipe kindMix sums to zero');
-  for (const key of ['answerLineShare', 'searchToolPrior', 'chainStopShare'] as const) {
+  for (const key of ['answerLineShare', 'searchToolPrior', 'chainStopShare', 'errorProneToolPrior'] as const) {
     if (r[key] !== undefined && !(isWeight(r[key]) && r[key] <= 1)) throw new Error(`corpus recipe ${key} must be in [0, 1], got ${String(r[key])}`);
   }
   return {
@@ -93,6 +99,7 @@ export function validateCorpusRecipe(x: unknown): CorpusRecipe {
     ...(r.answerLineShare === undefined ? {} : { answerLineShare: r.answerLineShare as number }),
     ...(r.searchToolPrior === undefined ? {} : { searchToolPrior: r.searchToolPrior as number }),
     ...(r.chainStopShare === undefined ? {} : { chainStopShare: r.chainStopShare as number }),
+    ...(r.errorProneToolPrior === undefined ? {} : { errorProneToolPrior: r.errorProneToolPrior as number }),
   };
 }
 
@@ -105,9 +112,11 @@ export function corpusDocument(rng: Random, recipe: CorpusRecipe): string {
   if (kind === 'prose') return proseDocument(rng);
   const p = trainProblem(rng, recipe);
   if (kind === 'notebook') return notebookDocument(rng, p, recipe.answerLineShare, recipe.chainStopShare);
-  // An error-prone question never gets a tool answer: the model's first code for it is whatever it
-  // copies from the question, and the fix comes from the notebooks' repair sessions.
-  if (p.kind === 'errorProne') return qaDocument(rng, p);
+  // An error-prone question's tool answer, if any, copies the question as written: the fix comes
+  // from the notebooks' repair sessions, so the repair is something RL keeps or drops.
+  if (p.kind === 'errorProne') {
+    return recipe.errorProneToolPrior !== undefined && rng.next() < recipe.errorProneToolPrior ? copiedToolQaDocument(p) : qaDocument(rng, p);
+  }
   const toolPrior = p.kind === 'search' ? (recipe.searchToolPrior ?? recipe.toolPrior) : recipe.toolPrior;
   return rng.next() < toolPrior ? toolQaDocument(rng, p) : qaDocument(rng, p);
 }

@@ -4,6 +4,7 @@
  */
 import type { Random } from '../random';
 import { formatPrompt } from '../tasks/prompt';
+import { writtenExpression } from '../tasks/errorProneFamilies';
 import type { Problem } from '../tasks/problem';
 import { chainFirstCode, chainSession } from './chainSessions';
 import { closingSentence, digitSumChainSession, firstStepCode, guessCheckSession, importRepairSession, timesRepairSession } from './notebookSessions';
@@ -28,6 +29,15 @@ export function toolQaDocument(rng: Random, p: Problem): string {
   const code =
     p.kind === 'multiStep' ? firstStepCode(p) : p.kind === 'chain' ? chainFirstCode(p) : p.expression === undefined ? p.solution : expressionSnippet(rng, p).code;
   return `${formatPrompt(p)} \`\`\`python\n${code}\n\`\`\`\nAnswer: ${p.answer}`;
+}
+
+/**
+ * An error-prone question answered by copying its expression as written into a python block
+ * (`print(239 x 91)`), then the answer line, with no output block (like the other Q/A answers).
+ * Run, the copy raises a SyntaxError; the notebooks' repair sessions show the fix.
+ */
+export function copiedToolQaDocument(p: Problem): string {
+  return `${formatPrompt(p)} \`\`\`python\nprint(${writtenExpression(p)})\n\`\`\`\nAnswer: ${p.answer}`;
 }
 
 const NOTEBOOK_INTROS = ['Let us compute it.', 'A quick check in Python:', 'We can run this.', 'Here is the computation.'];

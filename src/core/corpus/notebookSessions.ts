@@ -7,6 +7,7 @@
 import { formatToolOutput } from '../rollout/episode';
 import type { RunResult } from '../sandbox/protocol';
 import type { Random } from '../random';
+import { writtenExpression } from '../tasks/errorProneFamilies';
 import { firstStepExpression, firstStepValue } from '../tasks/multiStepFamilies';
 import type { Problem } from '../tasks/problem';
 
@@ -31,8 +32,7 @@ export function line(text: string): string {
 
 /** `a x b` copied into Python, the SyntaxError, then the product with `*`. */
 export function timesRepairSession(rng: Random, p: Problem, answerLineShare?: number): string {
-  const written = p.question.replace(/^what is /, '').replace(/\?$/, '');
-  const wrong = cell(`print(${written})`, errorOutput('SyntaxError', 'SyntaxError: invalid syntax. Perhaps you forgot a comma?'));
+  const wrong = cell(`print(${writtenExpression(p)})`, errorOutput('SyntaxError', 'SyntaxError: invalid syntax. Perhaps you forgot a comma?'));
   return `${wrong}${line(rng.pick(FIX_INTROS))}${cell(p.solution, String(p.answer))}${closingSentence(rng, String(p.answer), answerLineShare)}`;
 }
 

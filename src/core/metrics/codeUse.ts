@@ -24,7 +24,7 @@
  *     feeds(c_j) = c_j ran without error, and its stdout starts a line with the problem's answer
  *                  (`53`, or a chain cell's `53 True`: printedAnswerLine), or one of the numbers it
  *                  printed appears in the code of a later c_k with feeds(c_k) (a chain: `371 True`
- *                  printed, then `q = 371//7`, ... the answer);
+ *                  printed, then `q = 371`, ... the answer);
  *                  numbers are matched whole, so a printed 3 is not the 3 of `33` or of `x3`;
  *     selfCorrections = #{ i : reward = 1, c_i raised, c_{i+1} ran, feeds(c_{i+1}) }.
  *   A repair in a wrong response, or one whose output nothing later uses, is not counted: an

@@ -8,6 +8,7 @@ import { divisionCode } from '../corpus/chainSessions';
 import type { Random } from '../random';
 import type { PythonSandbox, RunOptions, RunResult } from '../sandbox/protocol';
 import { chainStartOf } from '../tasks/chainFamilies';
+import { writtenExpression } from '../tasks/errorProneFamilies';
 import { firstStepExpression } from '../tasks/multiStepFamilies';
 import { MAX_DEPTH, type Problem } from '../tasks/problem';
 
@@ -45,11 +46,6 @@ export function expressionCode(expression: string, family: string, rng: Random):
   if (family === 'power') alternatives.push(`print(pow(${expression.split('**').join(', ')}))`);
   if (family === 'modulo') alternatives.push(`print(${expression.replace('%', ' % ')})`);
   return rng.pick(alternatives);
-}
-
-/** An error-prone question's product as written (`347 x 29 + 18`). */
-export function writtenExpression(p: Pick<Problem, 'question'>): string {
-  return p.question.replace(/^what is /, '').replace(/\?$/, '');
 }
 
 export function planFor(problem: Problem, rng: Random): TracePlan {

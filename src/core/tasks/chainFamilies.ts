@@ -1,7 +1,7 @@
 /**
  * Chain: a number divided by 7 for as long as 7 divides it. Its step-by-step tool solution is one
- * call per division, each copying the last output (`q = 16807//7` / `print(q, 16807%7==0)` ->
- * `2401 True`, then `q = 2401//7` ...), and one more whose `False` shows that 7 no longer divides
+ * call per division, each copying the last output (`q = 16807` / `print(q//7, q%7==0)` ->
+ * `2401 True`, then `q = 2401` ...), and one more whose `False` shows that 7 no longer divides
  * what is left; the depth d, the number of divisions, is 1 to 5, so a run's call budget decides
  * which chains it can finish step by step (or, with the budget spent after d calls, answer on
  * trust). One program with a loop does every step in a single call, so whether RL settles on one

@@ -11,6 +11,11 @@ function problem(family: string, written: string, expression: string, answer: nu
   return { id: `${family}:${question}`, question, solution: `print(${expression})`, answer, tier: 'hard', kind: 'errorProne', family };
 }
 
+/** An error-prone question's expression as written (`239 x 91 + 4`): what a model that copies puts in `print(...)`. */
+export function writtenExpression(p: Pick<Problem, 'question'>): string {
+  return p.question.replace(/^what is /, '').replace(/\?$/, '');
+}
+
 export const ERROR_PRONE_FAMILIES = {
   timesProduct: (rng: Random) => {
     const a = rng.int(100, 999);
