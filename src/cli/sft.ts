@@ -4,7 +4,7 @@
  * ReTool's cold start: generates code-augmented traces for every kind of problem, drawn by the
  * classroom preset's kind and tier mix, whose code really runs in the Node sandbox: one call for
  * arithmetic, compose and search, a SyntaxError then a repair in half the error-prone traces, two
- * calls for multi-step, one per division for chains; 60% of drafts verbose (coldStartTraces.ts).
+ * calls for multi-step, one per division for chains; 40% of drafts verbose (coldStartTraces.ts).
  * Only traces whose answer verifies and that fit the response cap are kept. Then fine-tunes the
  * base model on them with the prompt and the interpreter output masked from the loss. Writes
  * DIR/traces.jsonl (one trace a line, with its kind), DIR/sft-log.jsonl and the checkpoint in DIR

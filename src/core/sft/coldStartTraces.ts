@@ -21,11 +21,9 @@ import { closingText, linkText, SHORT_REASONING, verboseOpenings } from './trace
 
 /**
  * Share of drafts that are verbose. A verbose draft that would not fit the cap is kept plain (same
- * calls, same outputs), so deep chains stay in the mix: the kept share is a little lower. ReTool's
- * cold-start traces are long reasoning; at 0.4 (until 2026-12-05) RL from the cold start shed 15-20%
- * of its length, the verbose part of a third of its answers (`docs/retool.md`).
+ * calls, same outputs), so deep chains stay in the mix: the kept share is a little lower.
  */
-export const VERBOSE_SHARE = 0.6;
+export const VERBOSE_SHARE = 0.4;
 
 export interface ColdStartTrace {
   problem: Problem;
