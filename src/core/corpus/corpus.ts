@@ -8,7 +8,7 @@ import type { Random } from '../random';
 import { KINDS, TIERS, type Kind, type Tier } from '../tasks/problem';
 import { ARITHMETIC_ONLY, trainProblem, withLaterKindShares } from '../tasks/splits';
 import { pickWeighted } from '../tasks/weightedChoice';
-import { copiedToolQaDocument, notebookDocument, proseDocument, qaDocument, toolQaDocument } from './documents';
+import { notebookDocument, proseDocument, qaDocument, toolQaDocument } from './documents';
 
 export interface CorpusRecipe {
   /** Share of Q/A documents whose answer starts with a python block: the base model's prior for tool use. */
@@ -115,7 +115,7 @@ export function corpusDocument(rng: Random, recipe: CorpusRecipe): string {
   // An error-prone question's tool answer, if any, copies the question as written: the fix comes
   // from the notebooks' repair sessions, so the repair is something RL keeps or drops.
   if (p.kind === 'errorProne') {
-    return recipe.errorProneToolPrior !== undefined && rng.next() < recipe.errorProneToolPrior ? copiedToolQaDocument(p) : qaDocument(rng, p);
+    return recipe.errorProneToolPrior !== undefined && rng.next() < recipe.errorProneToolPrior ? toolQaDocument(rng, p) : qaDocument(rng, p);
   }
   const toolPrior = p.kind === 'search' ? (recipe.searchToolPrior ?? recipe.toolPrior) : recipe.toolPrior;
   return rng.next() < toolPrior ? toolQaDocument(rng, p) : qaDocument(rng, p);

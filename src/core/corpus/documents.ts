@@ -22,22 +22,26 @@ export function qaDocument(rng: Random, p: Problem): string {
 /**
  * A question whose answer starts with a python block, then the answer line: no output block (the
  * environment's part). The block is the problem's solution (an arithmetic one in either form), or
- * for a multi-step question its first step only (the second is the notebooks' digit-sum cell), and
- * for a chain its first division (the next ones are the notebooks' division cells).
+ * for a multi-step question its first step only (the second is the notebooks' digit-sum cell), for
+ * a chain its first division (the next ones are the notebooks' division cells), and for an
+ * error-prone question the question copied as written (`print(239 x 91)`), which raises when run
+ * (the notebooks' repair sessions show the fix).
  */
 export function toolQaDocument(rng: Random, p: Problem): string {
-  const code =
-    p.kind === 'multiStep' ? firstStepCode(p) : p.kind === 'chain' ? chainFirstCode(p) : p.expression === undefined ? p.solution : expressionSnippet(rng, p).code;
-  return `${formatPrompt(p)} \`\`\`python\n${code}\n\`\`\`\nAnswer: ${p.answer}`;
+  return `${formatPrompt(p)} \`\`\`python\n${toolAnswerCode(rng, p)}\n\`\`\`\nAnswer: ${p.answer}`;
 }
 
-/**
- * An error-prone question answered by copying its expression as written into a python block
- * (`print(239 x 91)`), then the answer line, with no output block (like the other Q/A answers).
- * Run, the copy raises a SyntaxError; the notebooks' repair sessions show the fix.
- */
-export function copiedToolQaDocument(p: Problem): string {
-  return `${formatPrompt(p)} \`\`\`python\nprint(${writtenExpression(p)})\n\`\`\`\nAnswer: ${p.answer}`;
+function toolAnswerCode(rng: Random, p: Problem): string {
+  switch (p.kind) {
+    case 'multiStep':
+      return firstStepCode(p);
+    case 'chain':
+      return chainFirstCode(p);
+    case 'errorProne':
+      return `print(${writtenExpression(p)})`;
+    default:
+      return p.expression === undefined ? p.solution : expressionSnippet(rng, p).code;
+  }
 }
 
 const NOTEBOOK_INTROS = ['Let us compute it.', 'A quick check in Python:', 'We can run this.', 'Here is the computation.'];
