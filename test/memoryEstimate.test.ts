@@ -4,7 +4,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { episodeConfig } from '../src/core/rollout/episode';
+import { Episode, episodeConfig } from '../src/core/rollout/episode';
 import { generateRollouts } from '../src/core/rollout/rollout';
 import { configErrors, EXPERIMENT_PROPERTIES, PRESETS, sandboxRunOptions } from '../src/core/experiment';
 import {
@@ -54,11 +54,10 @@ describe('memory estimate', () => {
   ])('bounds what a step generation of %s prompts allocates (tfjs count), which is more than the preallocated cache', async (_kind, kindMix) => {
     const model = GPT.init(BASE_MODEL_CONFIG, 3);
     const config = { ...PRESETS.classroom, maxResponseTokens: 16, kindMix };
-    const prompts = stepProblems(new Random(1), config, 24, 'independent').map((p) => encode(formatPrompt(p)));
+    const episodes = stepProblems(new Random(1), config, 24, 'independent').map((p) => new Episode(encode(formatPrompt(p)), episodeConfig(config, config.nmax)));
     const before = tf.memory().numBytes;
     const profile = await tf.profile(async () => {
-      await generateRollouts(model, prompts, {
-        episode: episodeConfig(config, config.nmax),
+      await generateRollouts(model, episodes, {
         temperature: 1,
         rng: new Random(2),
         sandbox: printsOne,
@@ -66,8 +65,8 @@ describe('memory estimate', () => {
       });
     });
     const allocated = profile.peakBytes - before;
-    expect(allocated).toBeGreaterThan(kvCacheBytes(prompts.length));
-    expect(allocated).toBeLessThanOrEqual(generationBytes(prompts.length));
+    expect(allocated).toBeGreaterThan(kvCacheBytes(episodes.length));
+    expect(allocated).toBeLessThanOrEqual(generationBytes(episodes.length));
     expect(tf.memory().numBytes).toBe(before);
     model.dispose();
   });

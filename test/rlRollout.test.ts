@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_FORMATS } from '../src/core/rollout/formats';
 import type { GPT } from '../src/core/model/gpt';
 import { Random } from '../src/core/random';
+import { Episode } from '../src/core/rollout/episode';
 import { generateRollouts } from '../src/core/rollout/rollout';
 import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
 import { answerReward } from '../src/core/tasks/reward';
@@ -45,9 +46,13 @@ function answeringSandbox(calls: string[]): PythonSandbox {
   };
 }
 
+/** Each prompt's episode as the trainer makes them (ZeroTIR fences, output cut at 64 characters): Nmax 2 and a 96-token cap unless said. */
+function episodesOf(prompts: number[][], nmax = 2, maxResponseTokens = 96): Episode[] {
+  return prompts.map((ids) => new Episode(ids, { format: TOOL_FORMATS.zerotir, nmax, maxResponseTokens, maxOutputChars: 64 }));
+}
+
 function settingsWith(sandbox: PythonSandbox) {
   return {
-    episode: { format: TOOL_FORMATS.zerotir, nmax: 2, maxResponseTokens: 96, maxOutputChars: 64 },
     temperature: 1,
     rng: new Random(3),
     sandbox,
@@ -58,8 +63,7 @@ function settingsWith(sandbox: PythonSandbox) {
 async function rollOnce(nmax: number, batch = 2) {
   const calls: string[] = [];
   const prompt = encode('Q: what is 6*7?\nA:');
-  const { rollouts } = await generateRollouts(scriptedModel(), Array.from({ length: batch }, () => prompt), {
-    episode: { format: TOOL_FORMATS.zerotir, nmax, maxResponseTokens: 96, maxOutputChars: 64 },
+  const { rollouts } = await generateRollouts(scriptedModel(), episodesOf(Array.from({ length: batch }, () => prompt), nmax), {
     temperature: 1,
     rng: new Random(3),
     sandbox: answeringSandbox(calls),
@@ -132,8 +136,7 @@ describe('generateRollouts', () => {
       },
       async close() {},
     };
-    const { rollouts } = await generateRollouts(model, prompts, {
-      episode: { format: TOOL_FORMATS.zerotir, nmax: 2, maxResponseTokens: 96, maxOutputChars: 64 },
+    const { rollouts } = await generateRollouts(model, episodesOf(prompts), {
       temperature: 1,
       rng: new Random(3),
       sandbox: gatedSandbox,
@@ -144,7 +147,7 @@ describe('generateRollouts', () => {
     expect(rollouts.map((r) => r.episode.responseText())).toEqual([echoScript('6*7'), echoScript('6*8')]);
     for (const r of rollouts) expect(r.episode.endedWithEos).toBe(true);
     // Same tokens as a rollout whose calls return at once: waiting changed nothing but time.
-    const { rollouts: instant } = await generateRollouts(questionEchoModel(), prompts, settingsWith(answeringSandbox([])));
+    const { rollouts: instant } = await generateRollouts(questionEchoModel(), episodesOf(prompts), settingsWith(answeringSandbox([])));
     expect(rollouts.map((r) => r.episode.tokens)).toEqual(instant.map((r) => r.episode.tokens));
   });
 
@@ -154,11 +157,11 @@ describe('generateRollouts', () => {
     const prompts = ['Q: 6*7?\nA:', 'Q: 6*8?\nA:', 'Q: what 6*7?\nA:', 'Q: what 6*8?\nA:'].map((text) => encode(text));
     const calls: string[] = [];
     const sandbox = answeringSandbox(calls);
-    const { rollouts } = await generateRollouts(questionEchoModel(), prompts, settingsWith(sandbox));
+    const { rollouts } = await generateRollouts(questionEchoModel(), episodesOf(prompts), settingsWith(sandbox));
     expect(calls).toEqual(['print(6*7)', 'print(6*8)']);
     expect(rollouts.map((r) => r.episode.responseText())).toEqual(['6*7', '6*8', '6*7', '6*8'].map(echoScript));
     // A new batch (the next step) runs its programs again: only rows of one batch share a run.
-    await generateRollouts(questionEchoModel(), prompts.slice(0, 1), settingsWith(sandbox));
+    await generateRollouts(questionEchoModel(), episodesOf(prompts.slice(0, 1)), settingsWith(sandbox));
     expect(calls).toEqual(['print(6*7)', 'print(6*8)', 'print(6*7)']);
   });
 
@@ -176,8 +179,7 @@ describe('generateRollouts', () => {
       },
       async close() {},
     };
-    const { rollouts, timing } = await generateRollouts(scriptedModel(), [encode('Q: what is 6*7?\nA:')], {
-      episode: { format: TOOL_FORMATS.zerotir, nmax: 2, maxResponseTokens: 96, maxOutputChars: 64 },
+    const { rollouts, timing } = await generateRollouts(scriptedModel(), episodesOf([encode('Q: what is 6*7?\nA:')]), {
       temperature: 1,
       rng: new Random(3),
       sandbox: slowSandbox,
@@ -193,9 +195,8 @@ describe('generateRollouts', () => {
     const before = tf.memory().numTensors;
     const broken: PythonSandbox = { run: () => Promise.reject(new Error('pool closed')), async close() {} };
     await expect(
-      generateRollouts(scriptedModel(), [encode('Q: what is 6*7?\nA:')], {
-        episode: { format: TOOL_FORMATS.zerotir, nmax: 2, maxResponseTokens: 96, maxOutputChars: 64 },
-        temperature: 1,
+      generateRollouts(scriptedModel(), episodesOf([encode('Q: what is 6*7?\nA:')]), {
+          temperature: 1,
         rng: new Random(3),
         sandbox: broken,
         runOptions: { timeoutMs: 1000, maxOutputBytes: 1024 },
@@ -207,8 +208,7 @@ describe('generateRollouts', () => {
   it('refuses, before generating, an answer cap the model\'s context cannot hold beside the longest prompt', async () => {
     const model = scriptedModel();
     const prompt = encode('Q: what is 6*7?\nA:');
-    const settings = (maxResponseTokens: number) => ({
-      episode: { format: TOOL_FORMATS.zerotir, nmax: 2, maxResponseTokens, maxOutputChars: 64 },
+    const settings = () => ({
       temperature: 1,
       rng: new Random(3),
       sandbox: answeringSandbox([]),
@@ -216,11 +216,11 @@ describe('generateRollouts', () => {
     });
     const room = model.config.contextLength - 1 - prompt.length;
     const before = tf.memory().numTensors;
-    await expect(generateRollouts(model, [prompt], settings(room + 1))).rejects.toThrow(
+    await expect(generateRollouts(model, episodesOf([prompt], 2, room + 1), settings())).rejects.toThrow(
       `set the answer cap (maxResponseTokens) to ${room} or less, or start from a model with a longer context`,
     );
     expect(tf.memory().numTensors).toBe(before);
-    await expect(generateRollouts(model, [prompt], settings(room))).resolves.toBeDefined();
+    await expect(generateRollouts(model, episodesOf([prompt], 2, room), settings())).resolves.toBeDefined();
   });
 
   it('drops finished rows from the cache and still gives each rollout its own tokens, log-probs and values', async () => {
@@ -234,8 +234,7 @@ describe('generateRollouts', () => {
       return step(cache, tokens);
     };
     const calls: string[] = [];
-    const { rollouts } = await generateRollouts(model, prompts, {
-      episode: { format: TOOL_FORMATS.zerotir, nmax: 2, maxResponseTokens: 96, maxOutputChars: 64 },
+    const { rollouts } = await generateRollouts(model, episodesOf(prompts), {
       temperature: 1,
       rng: new Random(3),
       sandbox: answeringSandbox(calls),
@@ -267,8 +266,7 @@ describe('generateRollouts', () => {
       calls.push({ kind: 'step', width: 1, rows: tokens.length });
       return step(cache, tokens);
     };
-    const { rollouts, timing } = await generateRollouts(model, prompts, {
-      episode: { format: TOOL_FORMATS.zerotir, nmax: 2, maxResponseTokens: 96, maxOutputChars: 64 },
+    const { rollouts, timing } = await generateRollouts(model, episodesOf(prompts), {
       temperature: 1,
       rng: new Random(3),
       sandbox: answeringSandbox([]),

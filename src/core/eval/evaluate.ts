@@ -3,7 +3,7 @@
  * inference Nmax, scored by the strict answer check.
  */
 import type { GPT } from '../model/gpt';
-import type { EpisodeConfig } from '../rollout/episode';
+import { Episode, type EpisodeConfig } from '../rollout/episode';
 import { formatPrompt } from '../tasks/prompt';
 import type { Problem } from '../tasks/problem';
 import { answerReward } from '../tasks/reward';
@@ -27,9 +27,8 @@ export async function evaluateProblems(
 ): Promise<EvaluationResult> {
   const { rollouts } = await generateRollouts(
     model,
-    problems.map((p) => encode(formatPrompt(p))),
+    problems.map((p) => new Episode(encode(formatPrompt(p)), settings.episode)),
     {
-      episode: settings.episode,
       temperature: settings.temperature ?? 0,
       rng: new Random(settings.seed ?? 0),
       sandbox: settings.sandbox,

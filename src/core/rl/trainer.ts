@@ -5,7 +5,7 @@
  * the tests; it owns no I/O beyond the sandbox it is given.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { episodeConfig } from '../rollout/episode';
+import { Episode, episodeConfig } from '../rollout/episode';
 import { sandboxRunOptions, type ExperimentConfig } from '../experiment';
 import type { GPT } from '../model/gpt';
 import { mean } from '../metrics/means';
@@ -161,10 +161,11 @@ export class Trainer {
     );
     const prompts = problems.map((p) => formatPrompt(p));
 
-    // 2. Rollouts with code execution.
+    // 2. Rollouts with code execution, each allowed the run's Nmax.
     onStage?.('rollouts');
-    const { rollouts, timing } = await generateRollouts(this.model, prompts.map(encode), {
-      episode: episodeConfig(this.config, this.config.nmax),
+    const allowed = episodeConfig(this.config, this.config.nmax);
+    const episodes = prompts.map((prompt) => new Episode(encode(prompt), allowed));
+    const { rollouts, timing } = await generateRollouts(this.model, episodes, {
       temperature: config.temperature,
       rng: this.sampleRng,
       sandbox: this.sandbox,

@@ -11,7 +11,7 @@ import { responseSegments, type SampleSegment } from './rolloutSample';
 import type { PythonSandbox } from '../sandbox/protocol';
 import { promptOf, questionError } from '../tasks/ownQuestion';
 import { encode } from '../tokenizer';
-import { episodeConfig, formatToolOutput, type Episode } from './episode';
+import { Episode, episodeConfig, formatToolOutput } from './episode';
 import { generateRollouts, responseRoom } from './rollout';
 
 /** One code call of the answer: the code and what the model read back (null: not run, or not back yet). */
@@ -47,8 +47,8 @@ export async function answerQuestion(model: GPT, question: string, settings: Ask
   const promptIds = encode(prompt);
   // A long question leaves less of the model's context for the answer: the answer gets what is left.
   const maxResponseTokens = Math.min(config.maxResponseTokens, responseRoom(model.config.contextLength, promptIds.length));
-  const { rollouts } = await generateRollouts(model, [promptIds], {
-    episode: episodeConfig({ ...config, maxResponseTokens }, config.nmax),
+  const episode = new Episode(promptIds, episodeConfig({ ...config, maxResponseTokens }, config.nmax));
+  const { rollouts } = await generateRollouts(model, [episode], {
     temperature: settings.greedy ? 0 : config.temperature,
     rng: new Random(config.seed),
     sandbox: settings.sandbox,

@@ -81,7 +81,8 @@ export class Episode {
   done = false;
   endedWithEos = false;
 
-  private readonly config: EpisodeConfig;
+  /** What it allows: its Nmax, its caps and its fences. */
+  readonly config: EpisodeConfig;
   private inCode = false;
   /** Token index where the open code block's fence starts. */
   private openStart = 0;

@@ -17,7 +17,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { GPT, KVCache } from '../model/gpt';
 import { sampleTokens } from '../model/sampling';
-import { Episode, type EpisodeConfig } from './episode';
+import type { Episode } from './episode';
 import type { PythonSandbox, RunOptions, RunResult } from '../sandbox/protocol';
 import type { Random } from '../random';
 import { BOS, PAD } from '../tokenizer';
@@ -30,8 +30,8 @@ export interface Rollout {
   values: number[];
 }
 
+/** How the batch is sampled and where its code runs; what each episode allows (its Nmax, its caps) is the episode's own. */
 export interface RolloutSettings {
-  episode: EpisodeConfig;
   /** 0 = greedy. */
   temperature: number;
   rng: Random;
@@ -128,24 +128,26 @@ export function responseRoom(contextLength: number, promptTokens: number): numbe
   return Math.max(0, contextLength - 1 - promptTokens);
 }
 
+/** Runs the episodes, each made by its caller with what it allows, to their ends as one batch. */
 export async function generateRollouts(
   model: GPT,
-  promptIds: number[][],
+  episodes: Episode[],
   settings: RolloutSettings,
 ): Promise<{ rollouts: Rollout[]; timing: RolloutTiming }> {
-  const batch = promptIds.length;
+  const batch = episodes.length;
   // A run set up for a longer context than the model's (an old 256-token base with today's 400-token
   // cap) would otherwise fail midway, when the KV cache fills.
-  const longestPrompt = Math.max(...promptIds.map((ids) => ids.length));
+  const longestPrompt = Math.max(...episodes.map((e) => e.promptIds.length));
+  const longestAnswer = Math.max(...episodes.map((e) => e.config.maxResponseTokens));
   const room = responseRoom(model.config.contextLength, longestPrompt);
-  if (settings.episode.maxResponseTokens > room) {
+  if (longestAnswer > room) {
     throw new Error(
-      `the model's context (${model.config.contextLength} tokens) cannot hold a ${longestPrompt}-token prompt and an answer of up to ${settings.episode.maxResponseTokens}: ` +
+      `the model's context (${model.config.contextLength} tokens) cannot hold a ${longestPrompt}-token prompt and an answer of up to ${longestAnswer}: ` +
         `set the answer cap (maxResponseTokens) to ${room} or less, or start from a model with a longer context`,
     );
   }
-  const rollouts: Rollout[] = promptIds.map((ids) => ({ episode: new Episode(ids, settings.episode), logProbs: [], values: [] }));
-  const queues: number[][] = promptIds.map((ids) => [BOS, ...ids]);
+  const rollouts: Rollout[] = episodes.map((episode) => ({ episode, logProbs: [], values: [] }));
+  const queues: number[][] = episodes.map((e) => [BOS, ...e.promptIds]);
   const cache = model.newCache(batch);
   // The rollout of each cache row. Finished rows leave the cache (keepRows): a step costs per row.
   let active = rollouts.map((_, b) => b);

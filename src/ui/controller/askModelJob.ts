@@ -7,9 +7,8 @@
 import type { ModelAnswer } from '../../core/rollout/answerQuestion';
 import type { AskedModel } from '../../trainerWorker/askRequest';
 import type { CheckpointBlob } from '../../core/run/checkpointBlob';
-import { notify, selectedRun, type LabStore, type RunCheckpoint } from '../state/labStore';
+import { notify, selectedRun, validKnobs, type LabStore, type RunCheckpoint } from '../state/labStore';
 import { START_MODELS, type StartFrom } from '../../core/archive/startFrom';
-import { validKnobs } from './validKnobs';
 import type { WorkerSession } from './workerSession';
 
 export interface AskHost {

@@ -5,7 +5,7 @@
  * command reads the store, talks to the worker through the TrainerWorkerApi, and the worker's
  * LabEvents come back into the store (reduceLabEvent). Commands only change the store: IndexedDB
  * follows it by one subscription (storePersistence.ts). No knob reaches the worker unless
- * configErrors passes it (validKnobs.ts).
+ * configErrors passes it (validKnobs, labStore.ts).
  */
 import { fetchCheckpoint } from '../../browser/checkpointFetch';
 import type { ModelAnswer } from '../../core/rollout/answerQuestion';
@@ -14,7 +14,7 @@ import type { StepStage } from '../../core/rl/stepStages';
 import type { CheckpointBlob } from '../../core/run/checkpointBlob';
 import type { ImportFile } from '../../core/archive/checkpointFile';
 import type { RunDatabase } from '../db/runDatabase';
-import type { LabState, LabStore } from '../state/labStore';
+import { validKnobs, type LabState, type LabStore } from '../state/labStore';
 import { labPreset } from '../state/presets';
 import { askShownModel, type AskHost, type AskListener } from './askModelJob';
 import { exportRunCheckpoint } from './checkpointTransfer';
@@ -22,7 +22,7 @@ import { evaluateInWorker, stopEvaluation, type EvaluationHost, type EvaluationS
 import { pretrainBase } from './pretraining';
 import { restoreLab, type UrlRun } from './restoreLab';
 import { RunCommands } from './runCommands';
-import { RunLoader } from './runLoader';
+import { RunStarts } from './runStarts';
 import { exportRunFile, importRunOrCheckpoint, type RunTransferHost } from './runTransfer';
 import { RunWrites } from './runWrites';
 import { addRun, showRun } from './shownRun';
@@ -31,7 +31,6 @@ import { StepsPastCheckpoint, type RestartAnswer } from './stepsPastCheckpoint';
 import { StorePersistence } from './storePersistence';
 import { SweepCommands } from './sweepCommands';
 import type { ConnectTrainer } from './trainerConnection';
-import { validKnobs } from './validKnobs';
 import { WorkerSession } from './workerSession';
 
 export interface LabControllerOptions {
@@ -69,11 +68,21 @@ export class LabController {
     const session = new WorkerSession(store, connect, baseModelUrl, options.db);
     const { checkpoints } = session;
     const startModels = new StartModels(baseModelUrl, options.fetchModel ?? ((url) => fetchCheckpoint(url)));
-    const loader = new RunLoader(store, checkpoints, startModels);
+    const starts = new RunStarts(store, checkpoints, startModels);
     this.session = session;
     this.stepsPast = new StepsPastCheckpoint(store, now, checkpoints);
-    this.runs = new RunCommands(store, now, session, loader, this.stepsPast);
-    this.sweep = new SweepCommands({ store, now, session, loader, trainShownRun: () => this.runs.train(), connect, baseModelUrl, cores: options.cores });
+    this.runs = new RunCommands(store, now, session, starts, this.stepsPast);
+    this.sweep = new SweepCommands({
+      store,
+      now,
+      session,
+      loadRun: (api, run) => this.runs.loadForContinue(api, run),
+      armFrom: (runId) => starts.armFrom(runId),
+      trainShownRun: () => this.runs.train(),
+      connect,
+      baseModelUrl,
+      cores: options.cores,
+    });
     this.evaluationHost = {
       store,
       now,

@@ -1,17 +1,17 @@
 /**
  * A run's life in the lab's worker: Train, Step and Slow motion step drive the shown run (a new one
  * from the knobs when none is shown or the shown one has ended; Pause reaches the call through
- * WorkerSession.pause), Reset to step 0, Fork, and deleting a run.
+ * WorkerSession.pause), Reset to step 0, Fork, and deleting a run. Every run the lab's worker
+ * trains or evaluates is sent to it here (startInWorker), with its config, from where runStarts.ts says.
  */
 import type { ExperimentConfig } from '../../core/experiment';
 import type { StepStage } from '../../core/rl/stepStages';
-import type { TrainerWorkerApi } from '../../trainerWorker/protocol';
+import type { RunFrom, TrainerWorkerApi } from '../../trainerWorker/protocol';
 import { makeRun, newRunId, uniqueRunName, type LabRun } from '../state/labRun';
-import { notify, removeRun, selectedRun, type LabStore } from '../state/labStore';
-import type { RunLoader } from './runLoader';
+import { notify, removeRun, selectedRun, validKnobs, type LabStore } from '../state/labStore';
+import type { RunStarts } from './runStarts';
 import { addRun, addRunFromSaved } from './shownRun';
 import type { StepsPastCheckpoint } from './stepsPastCheckpoint';
-import { validKnobs } from './validKnobs';
 import type { WorkerSession } from './workerSession';
 
 export class RunCommands {
@@ -19,7 +19,7 @@ export class RunCommands {
     private readonly store: LabStore,
     private readonly now: () => number,
     private readonly session: WorkerSession,
-    private readonly loader: RunLoader,
+    private readonly starts: RunStarts,
     private readonly stepsPast: StepsPastCheckpoint,
   ) {}
 
@@ -50,8 +50,8 @@ export class RunCommands {
     if (!config) return;
     await this.session.command('Resetting', async (api) => {
       await this.session.stopRunning();
-      this.loader.clearRun(run.id, config, this.store.getState().startFrom);
-      await this.loader.startInWorker(api, run.id, config, null);
+      this.starts.clearRun(run.id, config, this.store.getState().startFrom);
+      await this.startInWorker(api, run.id, config, await this.starts.runFrom(run.id, null));
     });
   }
 
@@ -74,7 +74,7 @@ export class RunCommands {
         createdAt: this.now(),
         startFrom: saved ? source.startFrom : state.startFrom,
       });
-      await this.loader.startInWorker(api, fork.id, config, saved ?? null);
+      await this.startInWorker(api, fork.id, config, await this.starts.runFrom(fork.id, saved ?? null));
     });
   }
 
@@ -86,29 +86,37 @@ export class RunCommands {
     removeRun(this.store, id);
   }
 
+  /** Puts a run into the lab's worker where it stopped (RunStarts.toContinue). */
+  async loadForContinue(api: TrainerWorkerApi, run: LabRun): Promise<void> {
+    await this.startInWorker(api, run.id, run.config, await this.starts.toContinue(run));
+  }
+
+  /** startRun, with `from` (undefined: the worker's base model); what the worker could not restore is shown as a notice. */
+  private async startInWorker(api: TrainerWorkerApi, runId: string, config: ExperimentConfig, from: RunFrom | undefined): Promise<void> {
+    this.store.setState({ loadedRunId: null });
+    const notices = from ? await api.startRun(runId, config, from) : await api.startRun(runId, config);
+    this.store.setState({ loadedRunId: runId, selectedRunId: runId });
+    const name = this.store.getState().runs[runId]?.name ?? runId;
+    for (const notice of notices) notify(this.store, 'info', `${name}: ${notice}`);
+  }
+
   /** Train or Step: gets the shown run (or a new one) into the worker, then runs `go` until it returns. */
   private async drive(go: (api: TrainerWorkerApi) => Promise<void>): Promise<void> {
     if (this.session.isRunning) return;
     const shown = selectedRun(this.store.getState());
-    const target = !shown || shown.status === 'finished' || shown.status === 'error' ? this.newRun(shown) : shown;
-    if (!target) return;
-    let run = target;
-    if (this.store.getState().loadedRunId !== run.id) {
-      const kept = await this.stepsPast.runToTrain(run);
-      if (!kept) return;
-      run = kept;
-    }
-    const startModel = run.startFrom === 'coldstart' ? 'cold-start model' : 'base model';
-    const label = run.checkpointStep === null ? `Starting the run: held-out test of the ${startModel}…` : 'Loading the run from its checkpoint…';
-    const loaded = await this.session.command(label, async (api) => {
-      if (this.store.getState().loadedRunId !== run.id) await this.loader.loadForContinue(api, run);
-    });
-    if (!loaded) return;
-    await this.session.run(run.id, go);
+    const ended = !shown || shown.status === 'finished' || shown.status === 'error';
+    const run = ended ? await this.startNewRun(shown) : await this.loadShownRun(shown);
+    if (run) await this.session.run(run.id, go);
   }
 
-  /** A new run from the knobs, shown; null (with a notice) when the knobs do not pass. */
-  private newRun(ended: LabRun | null): LabRun | null {
+  /**
+   * A new run from the knobs, shown and started in the worker at step 0 from its start model; null
+   * (with a notice) when the knobs do not pass. The checked knobs go to the worker from here; the
+   * run's record in the list holds the same config.
+   */
+  private async startNewRun(ended: LabRun | null): Promise<LabRun | null> {
+    // The question about another run's lost steps waits for its answer first (stepsPastCheckpoint.ts).
+    if (this.store.getState().restartQuestion !== null) return null;
     const config = validKnobs(this.store);
     if (!config) return null;
     const state = this.store.getState();
@@ -124,8 +132,31 @@ export class RunCommands {
       startFrom: state.startFrom,
     });
     addRun(this.store, run);
-    return run;
+    const started = await this.session.command(startLabel(run), async (api) => {
+      await this.startInWorker(api, run.id, config, await this.starts.runFrom(run.id, null));
+    });
+    return started ? run : null;
   }
+
+  /** The shown run in the worker where it stopped (asking first when steps past its checkpoint would be lost); null for nothing to train. */
+  private async loadShownRun(shown: LabRun): Promise<LabRun | null> {
+    let run = shown;
+    if (this.store.getState().loadedRunId !== run.id) {
+      const kept = await this.stepsPast.runToTrain(run);
+      if (!kept) return null;
+      run = kept;
+    }
+    const label = run.checkpointStep === null ? startLabel(run) : 'Loading the run from its checkpoint…';
+    const loaded = await this.session.command(label, async (api) => {
+      if (this.store.getState().loadedRunId !== run.id) await this.loadForContinue(api, run);
+    });
+    return loaded ? run : null;
+  }
+}
+
+/** What the lab shows while the worker tests a run's start model on the held-out set (its step 0). */
+function startLabel(run: LabRun): string {
+  return `Starting the run: held-out test of the ${run.startFrom === 'coldstart' ? 'cold-start' : 'base'} model…`;
 }
 
 function runName(preset: string, config: ExperimentConfig): string {

@@ -4,21 +4,24 @@
  * row of the matrix evaluated in the lab's worker. What the sweep asks of the lab (SweepHost) is
  * answered here.
  */
-import { patchRun, type LabStore } from '../state/labStore';
+import { patchRun, validKnobs, type LabStore } from '../state/labStore';
+import type { LabRun } from '../state/labRun';
+import type { RunFrom, TrainerWorkerApi } from '../../trainerWorker/protocol';
 import { ArmWorker } from './armWorker';
 import { queueSweep, runSweep, type SweepArmWorker, type SweepHost } from './nmaxSweep';
-import type { RunLoader } from './runLoader';
 import { addRun } from './shownRun';
 import { sweepLanes } from './sweepLanes';
 import type { ConnectTrainer } from './trainerConnection';
-import { validKnobs } from './validKnobs';
 import type { WorkerSession } from './workerSession';
 
 export interface SweepCommandsOptions {
   store: LabStore;
   now: () => number;
   session: WorkerSession;
-  loader: RunLoader;
+  /** Puts a run into the lab's worker where it stopped (RunCommands.loadForContinue). */
+  loadRun: (api: TrainerWorkerApi, run: LabRun) => Promise<void>;
+  /** Where a sweep arm goes on from in a worker of its own (RunStarts.armFrom). */
+  armFrom: (runId: string) => Promise<RunFrom | undefined>;
   /** Trains the shown run until it finishes or is paused (the arms one after another in the lab's worker). */
   trainShownRun: () => Promise<void>;
   connect: ConnectTrainer;
@@ -30,7 +33,8 @@ export interface SweepCommandsOptions {
 export class SweepCommands {
   private readonly store: LabStore;
   private readonly session: WorkerSession;
-  private readonly loader: RunLoader;
+  private readonly loadRun: SweepCommandsOptions['loadRun'];
+  private readonly armFrom: SweepCommandsOptions['armFrom'];
   private readonly connect: ConnectTrainer;
   private readonly baseModelUrl: string;
   private readonly host: SweepHost;
@@ -43,7 +47,8 @@ export class SweepCommands {
     const { store, session } = options;
     this.store = store;
     this.session = session;
-    this.loader = options.loader;
+    this.loadRun = options.loadRun;
+    this.armFrom = options.armFrom;
     this.connect = options.connect;
     this.baseModelUrl = options.baseModelUrl;
     const cores = options.cores ?? (typeof navigator === 'undefined' ? 1 : navigator.hardwareConcurrency || 1);
@@ -98,7 +103,7 @@ export class SweepCommands {
     const nmaxValues = state.sweep?.nmaxValues ?? state.sweepNmax;
     await this.session.command('Evaluating', async (api) => {
       await this.session.stopRunning();
-      if (this.store.getState().loadedRunId !== runId) await this.loader.loadForContinue(api, run);
+      if (this.store.getState().loadedRunId !== runId) await this.loadRun(api, run);
       const row = await api.evaluate(nmaxValues);
       patchRun(this.store, runId, { evaluation: row.accuracyByNmax });
     });
@@ -114,7 +119,7 @@ export class SweepCommands {
       connect: this.connect,
       baseModelUrl: this.baseModelUrl,
       backend,
-      runFrom: (runId) => this.loader.armFrom(runId),
+      runFrom: (runId) => this.armFrom(runId),
     });
     if (!arm) return null;
     this.armWorkers.add(arm);

@@ -10,7 +10,7 @@
  * revisions.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { ExperimentConfig } from '../../core/experiment';
+import { configErrors, type ExperimentConfig } from '../../core/experiment';
 import type { StepStageName } from '../../core/rl/stepStages';
 import type { CheckpointBlob } from '../../core/run/checkpointBlob';
 import type { BackendInfo, LabEvent } from '../../trainerWorker/protocol';
@@ -19,7 +19,8 @@ import type { PassAtOneResult } from '../../core/eval/evalReport';
 import type { LabRun } from './labRun';
 import { labPreset } from './presets';
 import { appendMetrics, truncateColumns } from './runColumns';
-import { START_MODELS, type StartFrom } from '../../core/archive/startFrom';
+import { START_MODELS, startFormatError, type StartFrom } from '../../core/archive/startFrom';
+import { screenErrors } from './screenErrors';
 import { copyConfig, type UrlState } from './urlState';
 
 export type ProgressTask = 'pretrain' | 'evaluate' | 'sweep';
@@ -241,6 +242,22 @@ export function dismissNotice(store: LabStore, id: number): void {
 /** Sets one knob. The value may be invalid: the field shows configErrors' message, nothing is sent. */
 export function setKnob<K extends keyof ExperimentConfig>(store: LabStore, key: K, value: ExperimentConfig[K]): void {
   store.setState((s) => ({ config: { ...s.config, [key]: value } }));
+}
+
+/**
+ * The knobs as a run gets them, if configErrors passes them and the start model writes their format;
+ * else null and a notice (the fields show the messages). The one check: no knob reaches a worker
+ * without it, and the worker does not check again.
+ */
+export function validKnobs(store: LabStore): ExperimentConfig | null {
+  const { config, startFrom } = store.getState();
+  const startError = startFormatError(startFrom, config.format);
+  const errors = [...Object.values(screenErrors(configErrors(config))), ...(startError ? [startError] : [])];
+  if (errors.length > 0) {
+    notify(store, 'error', `fix the marked fields first: ${errors.join('; ')}`);
+    return null;
+  }
+  return copyConfig(config);
 }
 
 export function choosePreset(store: LabStore, name: string): void {
