@@ -265,6 +265,26 @@ describe('lab controller against a fake trainer', () => {
     expect(gone.notices.map((n) => n.text)).toContain('URL: no stored run run-deleted in this browser (its settings are in the knobs)');
   });
 
+  it('starts a new run with the knobs it checked, from the base model, and not while the restart question waits', async () => {
+    const { store, fake, controller } = await lab({ steps: 3 });
+    await controller.start(false);
+    setKnob(store, 'nmax', 4);
+    await controller.step();
+    const runId = only(store.getState().runOrder);
+    const start = only(fake.trainers[0].calls.filter((c) => c.method === 'startRun'));
+    expect(start.args[0]).toBe(runId);
+    expect((start.args[1] as { nmax: number }).nmax).toBe(4);
+    expect(start.args[2]).toBeUndefined();
+    expect(store.getState().runs[runId].config.nmax).toBe(4);
+
+    // Another run's lost steps are being asked about (stepsPastCheckpoint.ts): Step starts nothing new.
+    store.setState({ restartQuestion: { runId, runName: 'x', savedStep: 1, lastStep: 2 } });
+    controller.newRunFromKnobs();
+    await controller.step();
+    expect(store.getState().runOrder).toEqual([runId]);
+    expect(fake.trainers[0].methods().filter((m) => m === 'startRun')).toHaveLength(1);
+  });
+
   it('resets with changed knobs: same run, step 0, the new config, old records gone', async () => {
     const { db, store, fake, controller } = await lab({ steps: 3 });
     await controller.start(false);
