@@ -8,7 +8,7 @@ describe('experimentFromFlags', () => {
     const config = experimentFromFlags('classroom', { 'tier-mix': '1,0,2', 'kind-mix': '1,0,0.5,0,0.25,0.75' });
     expect(config.tierMix).toEqual({ easy: 1, medium: 0, hard: 2 });
     expect(config.kindMix).toEqual({ arithmetic: 1, compose: 0, search: 0.5, errorProne: 0, multiStep: 0.25, chain: 0.75 });
-    expect(PRESETS.classroom.kindMix).toEqual({ arithmetic: 0.3, compose: 0.15, search: 0.1, errorProne: 0.1, multiStep: 0.15, chain: 0.2 });
+    expect(PRESETS.classroom.kindMix).toEqual({ arithmetic: 0.35, compose: 0.15, search: 0.05, errorProne: 0.05, multiStep: 0.15, chain: 0.25 });
     // Four or five shares, as written before the multi-step or the chain kind: those kinds get none.
     expect(experimentFromFlags('classroom', { 'kind-mix': '1,0,0.5,0,0.25' }).kindMix).toEqual({ arithmetic: 1, compose: 0, search: 0.5, errorProne: 0, multiStep: 0.25, chain: 0 });
     expect(experimentFromFlags('classroom', { 'kind-mix': '1,0,0.5,0' }).kindMix).toEqual({ arithmetic: 1, compose: 0, search: 0.5, errorProne: 0, multiStep: 0, chain: 0 });

@@ -11,7 +11,7 @@ describe('names on the command line', () => {
     const cases: [string, string, string[], string][] = [
       ['eval', 'eval', ['--checkpoint', 'runs/none', '--format', 'constructor'], "--format must be zerotir or retool, got 'constructor'"],
       ['sft', 'sft', ['--base', 'runs/none', '--out', 'runs/none', '--format', 'toString'], "--format must be retool or zerotir, got 'toString'"],
-      ['export', 'export', ['--engine', 'verl', '--preset', '__proto__', '--out', 'runs/none'], "unknown preset '__proto__' (known: classroom, no-tool, quick, ablation)"],
+      ['export', 'export', ['--engine', 'verl', '--preset', '__proto__', '--out', 'runs/none'], "unknown preset '__proto__' (known: classroom, no-tool, quick, retool, ablation)"],
       ['bench/benchBrowser', 'bench:browser', ['--sizes', 'wasm=constructor'], "--sizes takes BACKEND=full|medium|short pairs, got 'wasm=constructor'"],
     ];
     // One at a time: each loads tfjs, and side by side they crawl on a loaded machine.

@@ -303,7 +303,7 @@ describe('README.md', () => {
     expect(verl).toMatch(/^# TIR Lab experiment for verl 0\.6\.1\n/);
     expect(verl).toContain('What verl 0.6.1 does not reproduce exactly');
     expect(bundle('openrlhf')['README.md']).toMatch(/^# TIR Lab experiment for OpenRLHF 0\.11\.0\n/);
-    expect(verl).toContain("- learningRateDecaySteps (none in verl): Neither engine offers inverse-time decay: the export runs at the initial rate throughout, so the classroom preset's rate, halved after 2 steps, is not reproduced.");
+    expect(verl).toContain("- learningRateDecaySteps (none in verl): Neither engine offers inverse-time decay: the export runs at the initial rate throughout, so the classroom preset's decaying rate is not reproduced.");
     expect(verl).toContain('- dualClip (approximate in verl): ');
     // OpenRLHF's --actor.dual_clip is the lab's dual clip: exact, so not listed.
     expect(bundle('openrlhf')['README.md']).not.toContain('- dualClip (');

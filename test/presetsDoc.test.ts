@@ -10,7 +10,7 @@ import { KINDS } from '../src/core/tasks/problem';
 
 const table = readFileSync(join(__dirname, '..', 'docs', 'tasks.md'), 'utf8')
   .split('\n')
-  .filter((line) => /^\| (classroom|quick|ablation|no-tool) \|/.test(line))
+  .filter((line) => /^\| (classroom|quick|ablation|retool|no-tool) \|/.test(line))
   .map((line) => line.split('|').slice(1, -1).map((cell) => cell.trim()));
 
 const numbersIn = (cell: string) => (cell.match(/\d+(?:\.\d+)?(?:e-?\d+)?/g) ?? []).map(Number);

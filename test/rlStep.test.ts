@@ -61,7 +61,7 @@ function kindOfPrompt(prompt: string): Kind {
 
 /** The quick preset at Nmax 0, every rollout kept as a sample (so each one's reward is known). */
 async function oneStep(algorithm: Algorithm) {
-  const config = { ...PRESETS.quick, algorithm, nmax: 0, seed: 1, testEvery: 1000, samplesPerStep: PRESETS.quick.promptsPerStep * PRESETS.quick.groupSize };
+  const config = { ...PRESETS.quick, algorithm, nmax: 0, seed: 2, testEvery: 1000, samplesPerStep: PRESETS.quick.promptsPerStep * PRESETS.quick.groupSize };
   const model = base.copy();
   const before = base.copy();
   const trainer = new Trainer(model, config, noSandbox);
@@ -105,8 +105,9 @@ describe('one RL step on the shipped base model', () => {
     const improvement = sum(kept.map((i) => (rewards[i] - groupMean(i)) * moved[i]));
     expect(improvement).toBeGreaterThan(0);
     // Adam's first step moves every weight by about the learning rate, so a response can fall with
-    // the rest; within each kept group the right answers fall less than the wrong ones. This seed
-    // keeps groups 1, 3 and 4, so credit matched to the wrong group would show here.
+    // the rest; within each kept group the right answers fall less than the wrong ones. Seed 2 keeps
+    // groups 2 and 6 (seed 1, since the quick preset took the classroom's mix, keeps group 0), so
+    // credit matched to the wrong group would show here.
     expect(kept[0]).toBeGreaterThan(0);
     for (const group of new Set(kept.map((i) => Math.floor(i / groupSize)))) {
       const members = kept.filter((i) => Math.floor(i / groupSize) === group);
@@ -157,7 +158,7 @@ describe('one RL step on the shipped base model', () => {
     const replica = base.copy();
     const optimizer = tf.train.adam(config.learningRate);
     // One minibatch of every kept row, one epoch: the shuffle changes only the order of a sum, so
-    // the two agree to 1e-5 here (a response moves by up to 7.5); a break of the assembly moves them apart.
+    // the two agree to 1e-5 here (a response moves by up to 8.5); a break of the assembly moves them apart.
     await policyUpdate(replica, optimizer, sequences, config, new Random(99));
     const expected = await movedBy(replica);
     expected.forEach((x, i) => expect(Math.abs(moved[i] - x)).toBeLessThan(1e-3));

@@ -148,9 +148,9 @@ function callsOf(trace: ColdStartTrace, format = TOOL_FORMATS.retool): { code: s
     });
 }
 
-describe('cold-start traces for every kind, with the classroom mix and cap', () => {
-  const classroom = PRESETS.classroom;
-  const limits = { maxResponseTokens: classroom.maxResponseTokens, maxOutputChars: classroom.maxOutputChars };
+describe("cold-start traces for every kind, with the retool preset's mix and cap (npm run sft's)", () => {
+  const retool = PRESETS.retool;
+  const limits = { maxResponseTokens: retool.maxResponseTokens, maxOutputChars: retool.maxOutputChars };
   let traces: ColdStartTrace[] = [];
   let drafted = 0;
 
@@ -159,7 +159,7 @@ describe('cold-start traces for every kind, with the classroom mix and cap', () 
       count: 160,
       maxDrafts: 192,
       format: TOOL_FORMATS.retool,
-      mix: { tierMix: classroom.tierMix, kindMix: classroom.kindMix },
+      mix: { tierMix: retool.tierMix, kindMix: retool.kindMix },
       rng: new Random(7),
       sandbox,
       runOptions: RUN,
@@ -169,13 +169,13 @@ describe('cold-start traces for every kind, with the classroom mix and cap', () 
 
   const ofKind = (kind: string) => traces.filter((t) => t.problem.kind === kind);
 
-  it('draws every kind in the classroom shares, never a held-out problem', () => {
+  it('draws every kind in its shares, never a held-out problem', () => {
     expect(traces).toHaveLength(160);
     // Every draft fits the cap but a depth-5 chain's (below): one failed draft costs a sixth batch of 32.
     expect(drafted).toBe(192);
     for (const kind of KINDS) {
       expect(ofKind(kind).length).toBeGreaterThan(0);
-      expect(Math.abs(ofKind(kind).length / 160 - classroom.kindMix[kind])).toBeLessThan(0.06);
+      expect(Math.abs(ofKind(kind).length / 160 - retool.kindMix[kind])).toBeLessThan(0.06);
     }
     for (const t of traces) expect(isHeldOut(t.problem)).toBe(false);
   });
@@ -183,9 +183,9 @@ describe('cold-start traces for every kind, with the classroom mix and cap', () 
   it('verifies every trace and fits it in the cap, EOS included', () => {
     for (const t of traces) expect(answerReward(traceResponse(t), true, t.problem)).toBe(1);
     const longest = Math.max(...traces.map((t) => traceResponse(t).length + 1));
-    expect(longest).toBeLessThanOrEqual(classroom.maxResponseTokens);
+    expect(longest).toBeLessThanOrEqual(retool.maxResponseTokens);
     // The cap is used: the long tellings (verbose repairs, deep chains) come within 60 tokens of it.
-    expect(longest).toBeGreaterThan(classroom.maxResponseTokens - 60);
+    expect(longest).toBeGreaterThan(retool.maxResponseTokens - 60);
   });
 
   it('alternates policy and env segments, one env block per call, and trains on the policy text and EOS only', () => {
@@ -222,7 +222,7 @@ describe('cold-start traces for every kind, with the classroom mix and cap', () 
     const draft: TraceDraft = { plan: { kind: 'division', start: chainStartOf(deepest) }, reasoning: SHORT_REASONING[0], verbose: null };
     const fenced = await completeTrace(deepest, draft, TOOL_FORMATS.zerotir, sandbox, RUN, limits);
     expect(callsOf(fenced!, TOOL_FORMATS.zerotir)).toHaveLength(5);
-    expect(traceResponse(fenced!).length + 1).toBeLessThanOrEqual(classroom.maxResponseTokens);
+    expect(traceResponse(fenced!).length + 1).toBeLessThanOrEqual(retool.maxResponseTokens);
     expect(await completeTrace(deepest, draft, TOOL_FORMATS.retool, sandbox, RUN, limits)).toBeNull();
   });
 
@@ -273,7 +273,11 @@ describe('cold-start traces for every kind, with the classroom mix and cap', () 
   it('opens about VERBOSE_SHARE of the traces verbosely, with length to lose', () => {
     const verbose = traces.filter((t) => t.verbose);
     const plain = traces.filter((t) => !t.verbose);
-    expect(Math.abs(verbose.length / traces.length - VERBOSE_SHARE)).toBeLessThan(0.08);
+    // A chain's verbose draft rarely fits the cap and is then kept plain (0.17-0.18 of the shipped
+    // chains are verbose), so the share is judged over the other kinds, whose drafts fit.
+    const others = traces.filter((t) => t.problem.kind !== 'chain');
+    const share = others.filter((t) => t.verbose).length / others.length;
+    expect(Math.abs(share - VERBOSE_SHARE)).toBeLessThan(0.08);
     for (const t of plain) expect(SHORT_REASONING.map((r) => ` ${r} `)).toContain(t.segments[0].text.slice(0, t.segments[0].text.indexOf('<')));
     for (const t of verbose) expect(t.segments[0].text.indexOf('<')).toBeGreaterThan(60);
     const meanLength = (ts: ColdStartTrace[]) => ts.reduce((n, t) => n + traceResponse(t).length, 0) / ts.length;

@@ -21,13 +21,13 @@ describe('familyShares', () => {
   it('splits each kind evenly over its families, and arithmetic by tier first', () => {
     const shares = new Map(familyShares(classroom));
     expect([...shares.values()].reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
-    // Arithmetic 0.3, easy tier 0.25 of it, and the easy tier is one family.
-    expect(shares.get('oneDigitSum')).toBeCloseTo(0.3 * 0.25, 12);
+    // Arithmetic 0.35, easy tier 0.25 of it, and the easy tier is one family.
+    expect(shares.get('oneDigitSum')).toBeCloseTo(0.35 * 0.25, 12);
     // Hard tier: 0.5 of arithmetic over five families.
-    expect(shares.get('modulo')).toBeCloseTo((0.3 * 0.5) / 5, 12);
+    expect(shares.get('modulo')).toBeCloseTo((0.35 * 0.5) / 5, 12);
     // Multi-step 0.15 over its two families; the chain kind is one family.
     expect(shares.get('productDigitSum')).toBeCloseTo(0.075, 12);
-    expect(shares.get('sevens')).toBeCloseTo(0.2, 12);
+    expect(shares.get('sevens')).toBeCloseTo(0.25, 12);
   });
 
   it('leaves out the kinds and tiers of weight 0', () => {

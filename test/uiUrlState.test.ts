@@ -76,11 +76,11 @@ describe('URL state', () => {
     const params = new URLSearchParams(hash);
     expect(params.get('seed')).toBe('1');
     expect(params.get('nmax')).toBe('2');
-    expect(params.get('learningRate')).toBe('0.00005');
-    expect(params.get('learningRateDecaySteps')).toBe('2');
+    expect(params.get('learningRate')).toBe('0.000025');
+    expect(params.get('learningRateDecaySteps')).toBe('6');
     expect(params.get('promptSampling')).toBe('stratified');
     expect(params.get('tierMix')).toBe('0.25,0.25,0.5');
-    expect(params.get('kindMix')).toBe('0.3,0.15,0.1,0.1,0.15,0.2');
+    expect(params.get('kindMix')).toBe('0.35,0.15,0.05,0.05,0.15,0.25');
     expect(params.get('sweep')).toBe('0,1,2,4');
     // Defaults of the page-level flags are left out.
     expect(params.has('backend')).toBe(false);

@@ -2,7 +2,7 @@
  * npm run sft -- --base DIR --out DIR --steps N --format retool [--traces N] [--seed N]
  *
  * ReTool's cold start: generates code-augmented traces for every kind of problem, drawn by the
- * classroom preset's kind and tier mix, whose code really runs in the Node sandbox: one call for
+ * retool preset's kind and tier mix (ReTool's comparison), whose code really runs in the Node sandbox: one call for
  * arithmetic, compose and search, a SyntaxError then a repair in half the error-prone traces, two
  * calls for multi-step, one per division for chains; 40% of drafts verbose (coldStartTraces.ts).
  * Only traces whose answer verifies and that fit the response cap are kept. Then fine-tunes the
@@ -30,8 +30,8 @@ import { drawProgress, formatDuration, progressLine } from './progress';
 
 const USAGE = `usage: npm run sft -- --out DIR [--base DIR] [--steps N] [--format retool|zerotir] [--traces N] [--seed N]
                       [--batch-size N] [--lr X] [--max-response-tokens N]
-defaults: base ${DEFAULT_BASE_CHECKPOINT}, format retool, traces 512, max-response-tokens ${PRESETS.classroom.maxResponseTokens}, ${JSON.stringify(DEFAULT_SFT_CONFIG)}
-(rowLength grows to the longest trace); traces drawn by the classroom preset's kindMix and tierMix`;
+defaults: base ${DEFAULT_BASE_CHECKPOINT}, format retool, traces 512, max-response-tokens ${PRESETS.retool.maxResponseTokens}, ${JSON.stringify(DEFAULT_SFT_CONFIG)}
+(rowLength grows to the longest trace); traces drawn by the retool preset's kindMix and tierMix`;
 
 interface SftArgs {
   base: string;
@@ -63,7 +63,7 @@ function parseSftArgs(argv: string[]): SftArgs | 'help' {
   const seedRaw = str('seed');
   const seed = seedRaw === undefined ? DEFAULT_SFT_CONFIG.seed : decimalNumber(seedRaw);
   if (seed === null || !Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed needs a whole number >= 0, got '${seedRaw}'`);
-  const maxResponseTokens = positive('max-response-tokens', str('max-response-tokens'), PRESETS.classroom.maxResponseTokens, true);
+  const maxResponseTokens = positive('max-response-tokens', str('max-response-tokens'), PRESETS.retool.maxResponseTokens, true);
   const d = DEFAULT_SFT_CONFIG;
   return {
     base: str('base') ?? DEFAULT_BASE_CHECKPOINT,
@@ -98,9 +98,9 @@ async function main(): Promise<number> {
   }
   await useNodeBackend('wasm');
   const { model, meta: baseMeta } = await loadCheckpointDir(base);
-  const classroom = PRESETS.classroom;
-  // The problems RL will see: the shipped cold start (public/models/coldstart) was made from arithmetic only.
-  const mix: ProblemMix = { tierMix: classroom.tierMix, kindMix: classroom.kindMix };
+  // The problems RL will see in ReTool's comparison.
+  const retool = PRESETS.retool;
+  const mix: ProblemMix = { tierMix: retool.tierMix, kindMix: retool.kindMix };
   // RL and evaluation from this checkpoint need BOS, the longest question and a full-cap response to fit the context.
   const longestPrompt = Math.max(...evalSet().map((p) => formatPrompt(p).length));
   const { contextLength } = model.config;
@@ -123,8 +123,8 @@ async function main(): Promise<number> {
       mix,
       rng: new Random(args.config.seed).fork(3),
       sandbox,
-      runOptions: { timeoutMs: classroom.sandboxTimeoutMs, maxOutputBytes: 1024 },
-      limits: { maxResponseTokens, maxOutputChars: classroom.maxOutputChars },
+      runOptions: { timeoutMs: retool.sandboxTimeoutMs, maxOutputBytes: 1024 },
+      limits: { maxResponseTokens, maxOutputChars: retool.maxOutputChars },
     });
     if (traces.length === 0) throw new UsageError(`no trace of ${drafted} drafted fits --max-response-tokens ${maxResponseTokens}`);
     const stats = traceStats(traces);

@@ -16,7 +16,7 @@ export function kvCacheBytes(answers: number, model: GPTConfig = BASE_MODEL_CONF
  * on the base model in Node's wasm: the prefill of the prompts (its activations, then the cache it
  * fills), 2.34 times the cache for 77-token prompts (the longest, a chain question); and the copy of
  * the rows kept, made beside the cache when answers finish, 2.02 times at 256 to 2,400 answers of the
- * classroom mix (2.24 at 32, where the weights weigh). Rounded up to cover both.
+ * classroom's former mix, the retool preset's (2.24 at 32, where the weights weigh). Rounded up to cover both.
  */
 export const GENERATION_BYTES_PER_CACHE_BYTE = 2.5;
 
@@ -28,7 +28,7 @@ export function generationBytes(answers: number, model: GPTConfig = BASE_MODEL_C
  * What a step's generation may take. tfjs's wasm heap (the backend the CLI and most browsers train
  * on) stops at 4 GiB, where an allocation fails as "memory access out of bounds" (256 x 64 answers
  * did, after 85 s); a quarter is left to the weights, the optimizer, the update and the heap's
- * fragments. On the base model this is 1,638 answers (2,048 and 2,400 of the classroom mix generated
+ * fragments. On the base model this is 1,638 answers (2,048 and 2,400 of the classroom's former mix generated
  * in Node, peaking at 3.26 and 3.82 GB).
  */
 export const GENERATION_MEMORY_BUDGET = 3 * 2 ** 30;

@@ -109,7 +109,7 @@ export const KNOB_MAPPINGS: readonly KnobMapping[] = [
     verl: none,
     openrlhf: none,
     fit: { verl: 'none', openrlhf: 'none' },
-    note: "Neither engine offers inverse-time decay: the export runs at the initial rate throughout, so the classroom preset's rate, halved after 2 steps, is not reproduced. At 0 (constant: the quick and ablation presets) the learningRate row is the whole schedule.",
+    note: "Neither engine offers inverse-time decay: the export runs at the initial rate throughout, so the classroom preset's decaying rate is not reproduced. At 0 (constant: the quick and ablation presets) the learningRate row is the whole schedule.",
   },
   { knob: 'gradClip', verl: (c) => [`${ACTOR}.grad_clip=${c.gradClip}`], openrlhf: (c) => [`--actor.max_norm ${c.gradClip}`], fit: { verl: 'exact', openrlhf: 'exact' }, note: 'Global gradient norm.' },
   { knob: 'temperature', verl: (c) => [`${ROLLOUT}.temperature=${c.temperature}`, `${ROLLOUT}.top_p=1`], openrlhf: (c) => [`--rollout.temperature ${c.temperature}`, '--rollout.top_p 1'], fit: { verl: 'exact', openrlhf: 'exact' }, note: 'No nucleus cut in training, as in the lab.' },
