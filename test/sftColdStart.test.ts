@@ -273,8 +273,8 @@ describe("cold-start traces for every kind, with the retool preset's mix and cap
   it('opens about VERBOSE_SHARE of the traces verbosely, with length to lose', () => {
     const verbose = traces.filter((t) => t.verbose);
     const plain = traces.filter((t) => !t.verbose);
-    // A chain's verbose draft rarely fits the cap and is then kept plain (0.17-0.18 of the shipped
-    // chains are verbose), so the share is judged over the other kinds, whose drafts fit.
+    // A chain's verbose draft rarely fits the cap and is then kept plain (0.17 of the shipped cold
+    // start's chains are verbose), so the share is judged over the other kinds, whose drafts fit.
     const others = traces.filter((t) => t.problem.kind !== 'chain');
     const share = others.filter((t) => t.verbose).length / others.length;
     expect(Math.abs(share - VERBOSE_SHARE)).toBeLessThan(0.08);
