@@ -151,7 +151,7 @@ test('the tier and kind mixes: each share is written to the URL, and a mix of ze
   await page.getByTestId('knob-tier-hard').fill('2');
   await page.getByTestId('knob-kind-search').fill('0.5');
   await expect.poll(() => new URL(page.url()).hash).toContain('tierMix=0.25,0.25,2');
-  await expect.poll(() => new URL(page.url()).hash).toContain('kindMix=0.3,0.15,0.5,0.1,0.15,0.2');
+  await expect.poll(() => new URL(page.url()).hash).toContain('kindMix=0.35,0.15,0.5,0.05,0.15,0.25');
   for (const kind of ['arithmetic', 'compose', 'search', 'errorProne', 'multiStep', 'chain']) await page.getByTestId(`knob-kind-${kind}`).fill('0');
   await expect(page.locator('.tier-mix.field-invalid [role=alert]')).toHaveText('“Kinds of problem” needs non-negative arithmetic, compose, search, error-prone, multi-step, chain shares that are not all 0');
 });
