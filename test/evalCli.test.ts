@@ -1,7 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evalTable } from '../src/cli/evalTable';
+import { PRESETS } from '../src/core/experiment';
 import type { EvalBlock } from '../src/core/eval/evalReport';
 
 const TSX = join('node_modules', '.bin', 'tsx');
@@ -33,6 +36,25 @@ describe('npm run eval / npm run sft arguments', () => {
     const format = runCli('src/cli/sft.ts', ['--out', '/tmp/x', '--format', 'json']);
     expect(format.status).toBe(2);
     expect(format.stderr).toMatch(/--format must be retool or zerotir, got 'json'/);
+  }, 60_000);
+});
+
+describe('npm run sft', () => {
+  const sftMix = (dir: string) => JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8')).meta.sft.mix;
+  const retoolMix = { tierMix: PRESETS.retool.tierMix, kindMix: PRESETS.retool.kindMix };
+
+  it("draws its traces by the retool preset's mix, the one the shipped cold start was made with", () => {
+    const out = mkdtempSync(join(tmpdir(), 'sft-'));
+    try {
+      const made = runCli('src/cli/sft.ts', ['--out', out, '--steps', '1', '--traces', '8']);
+      expect(made.status, made.stderr).toBe(0);
+      expect(sftMix(out)).toEqual(retoolMix);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+    // The classroom's mix is not it (search and error-prone a twentieth there), so this pins the preset read.
+    expect(PRESETS.classroom.kindMix).not.toEqual(PRESETS.retool.kindMix);
+    expect(sftMix('public/models/coldstart')).toEqual(retoolMix);
   }, 60_000);
 });
 
