@@ -1,7 +1,7 @@
 /**
  * npm run eval -- --checkpoint DIR --nmax 0,1,2,4 --k 8 [--temperature 1 --top-p 0.7] --out FILE
  *
- * ReTool's protocol on the held-out evaluation set (384 problems, splits.ts): k samples per problem, pass@1 averaged over them,
+ * ReTool's protocol on the held-out evaluation set (592 problems, splits.ts): k samples per problem, pass@1 averaged over them,
  * by tier, with the code-use figures, one block per inference Nmax. Writes the report as JSON to
  * FILE (stdout without --out) and a table on stderr. The tool format and the episode limits come
  * from the checkpoint's run config when it has one (else the classroom preset), unless given.

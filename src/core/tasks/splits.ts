@@ -6,7 +6,7 @@
  * medium + 32 hard arithmetic problems, then 8 of each other family and 16 chains: 160. The
  * evaluation set (`npm run eval`, the lab's evaluation: k samples each) is the test set plus 32 more
  * of each other non-arithmetic family and 112 more chains: 592 problems, 2,368 samples per Nmax at
- * k = 4. The chains are many because their depths split them: the 128 hold 44, 35, 26, 13 and 10
+ * k = 4. The chains are many because their depths split them: the 128 hold 40, 41, 25, 12 and 10
  * of depths 1 to 5, so the gain of each extra allowed call is measured on tens of problems. The
  * problems differ in difficulty far more than the samples of one problem do, so the standard error
  * over problems is larger than a binomial count suggests: 0.019 at a pass@1 of 0.52-0.62 (the
