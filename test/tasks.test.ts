@@ -230,8 +230,8 @@ describe('test set', () => {
     for (const family of KIND_FAMILIES.search) expect(evaluation.filter((p) => p.family === family)).toHaveLength(40);
     const chains = evaluation.filter((p) => p.kind === 'chain');
     expect(chains).toHaveLength(128);
-    // Every depth is there, the deepest fewest: the gain of each extra call is measured on tens of
-    // problems. The counts are the ones splits.ts and docs/tasks.md quote.
+    // The evaluation set holds every depth, the deepest fewest, so the gain of each extra call is
+    // measured on tens of problems; the test set has no depth-4 chain. splits.ts and docs/tasks.md quote these counts.
     const perDepth = (set: typeof chains) => [1, 2, 3, 4, 5].map((d) => set.filter((p) => p.kind === 'chain' && p.depth === d).length);
     expect(perDepth(chains)).toEqual([40, 41, 25, 12, 10]);
     expect(perDepth(testSet())).toEqual([7, 4, 2, 0, 3]);
