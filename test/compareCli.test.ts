@@ -36,7 +36,7 @@ beforeAll(() => {
     ].join('\n') + '\n',
   );
   writeFileSync(join(tool, 'summary.json'), JSON.stringify({ config: { ...PRESETS.classroom, seed: 1, nmax: 2 }, base: 'public/models/base' }));
-  writeFileSync(join(tool, 'checkpoint', 'model.json'), JSON.stringify({ meta: { kind: 'rl', config: { nmax: 2 } } }));
+  writeFileSync(join(tool, 'checkpoint', 'model.json'), JSON.stringify({ meta: { kind: 'rl', config: { nmax: 2, seed: 1 } } }));
   writeFileSync(
     join(tool, 'eval.json'),
     JSON.stringify({ checkpoint: join(tool, 'checkpoint'), blocks: [{ nmax: 0, 'pass@1': 0.25 }, { nmax: 2, 'pass@1': 0.625, perProblem: [1, 0.5, 0.5, 0.5] }] }),
@@ -85,11 +85,11 @@ describe('npm run compare', () => {
     expect(text).toContain(`| ${tool} | 1.00 | 2.00 | 1.000 | 0.500 |`);
     expect(text).toContain(`| ${zero} | – | – | – | – |`);
     expect(text).toContain('| nmax 0 | 1 | 1 | 2 | 0.000 | – (0/1 reached) |');
-    expect(text).toContain('| checkpoint | train Nmax | eval 0 | eval 2 |');
-    expect(text).toContain(`| ${join(tool, 'checkpoint')} | 2 | 0.250 | 0.625 |`);
+    expect(text).toContain('| checkpoint | train Nmax | seed | eval 0 | eval 2 |');
+    expect(text).toContain(`| ${join(tool, 'checkpoint')} | 2 | 1 | 0.250 | 0.625 |`);
     // Own-Nmax gain 0 -> 2, paired: differences 1, 0, 0, 0.5, mean 0.375, s.e. sqrt(0.6875 / 3 / 4).
-    expect(text).toContain('| from Nmax | to Nmax | gain | ± s.e. |');
-    expect(text).toContain('| 0 | 2 | 0.375 | 0.239 |');
+    expect(text).toContain('| from Nmax | to Nmax | seed | gain | ± s.e. |');
+    expect(text).toContain('| 0 | 2 | 1 | 0.375 | 0.239 |');
   });
 
   it('--reference adds its run first and sets the target; --json is one object', () => {
@@ -107,6 +107,27 @@ describe('npm run compare', () => {
     ]);
     expect(report.evalMatrix.ownNmaxGains).toHaveLength(1);
     expect(report.finalWindow).toBe(10);
+  });
+
+  it("--eval reports of two seeds: each seed's gain from its own arms, and their mean with the standard error over seeds", () => {
+    // A sweep's checkpoints as npm run train writes them (meta.config holds the run's nmax and seed).
+    const report = (nmax: number, seed: number, perProblem: number[]) => {
+      const checkpoint = join(root, `sweep-s${seed}`, `nmax-${nmax}`, 'checkpoint');
+      mkdirSync(checkpoint, { recursive: true });
+      writeFileSync(join(checkpoint, 'model.json'), JSON.stringify({ meta: { kind: 'rl', config: { ...PRESETS.ablation, seed, nmax } } }));
+      const file = join(root, `eval-s${seed}-n${nmax}.json`);
+      const passAtOne = perProblem.reduce((a, b) => a + b, 0) / perProblem.length;
+      writeFileSync(file, JSON.stringify({ checkpoint, blocks: [{ nmax, 'pass@1': passAtOne, perProblem }] }));
+      return file;
+    };
+    const evalFiles = [report(4, 1, [1, 0, 0, 0]), report(4, 2, [0, 0, 0, 0]), report(8, 1, [1, 1, 0, 0]), report(8, 2, [1, 1, 1, 0])];
+    const text = compareCommand(args([], { evalFiles }));
+    // Seed 1: differences 0, 1, 0, 0 (mean 0.25, s.e. sqrt(0.25 / 4)); seed 2: 1, 1, 1, 0 (0.75, the same s.e.).
+    expect(text).toContain('| 4 | 8 | 1 | 0.250 | 0.250 |');
+    expect(text).toContain('| 4 | 8 | 2 | 0.750 | 0.250 |');
+    // Over seeds: mean 0.5; the two gains are 0.25 either side of it, s.e. sqrt(0.125 / 2) = 0.25.
+    expect(text).toContain('| from Nmax | to Nmax | seeds | mean gain | ± s.e. |');
+    expect(text).toContain('| 4 | 8 | 1,2 | 0.500 | 0.250 |');
   });
 
   it('refuses a missing directory, a directory without metrics and a bad --target', () => {

@@ -4,7 +4,6 @@ import {
   compareRuns,
   configDifferences,
   depthFigures,
-  evalMatrix,
   finalMean,
   firstStepReaching,
   groupArms,
@@ -203,44 +202,6 @@ describe('arms and the fields that differ', () => {
       { field: 'tierMix', values: ['0.25/0.25/0.5', '1/0/0'] },
     ]);
     expect(compareRuns([a, b]).arms.map((arm) => arm.label)).toEqual(['same config']);
-  });
-});
-
-describe('train-Nmax by eval-Nmax matrix', () => {
-  it('columns are every eval Nmax; rows ordered by trained Nmax, unknown last; null where not evaluated', () => {
-    const matrix = evalMatrix([
-      { label: 'n2', trainNmax: 2, report: { blocks: [{ nmax: 0, 'pass@1': 0.3 }, { nmax: 2, 'pass@1': 0.6 }] } },
-      { label: 'sft', trainNmax: null, report: { blocks: [{ nmax: 4, 'pass@1': 0.5 }] } },
-      { label: 'n0', trainNmax: 0, report: { blocks: [{ nmax: 1, 'pass@1': 0.45 }, { nmax: 0, 'pass@1': 0.4 }] } },
-    ]);
-    expect(matrix).toEqual({
-      evalNmax: [0, 1, 2, 4],
-      rows: [
-        { label: 'n0', trainNmax: 0, passAtOne: [0.4, 0.45, null, null] },
-        { label: 'n2', trainNmax: 2, passAtOne: [0.3, null, 0.6, null] },
-        { label: 'sft', trainNmax: null, passAtOne: [null, null, null, 0.5] },
-      ],
-      ownNmaxGains: [],
-    });
-  });
-
-  it('pairs each trained Nmax at its own Nmax with the next smaller one, problem by problem', () => {
-    const arm = (trainNmax: number, perProblem: number[], elsewhere: number[] = perProblem) => ({
-      label: `n${trainNmax}`,
-      trainNmax,
-      report: { blocks: [{ nmax: 0, 'pass@1': 0, perProblem: elsewhere }, { nmax: trainNmax, 'pass@1': 0, perProblem }] },
-    });
-    const matrix = evalMatrix([
-      arm(2, [1, 1, 0.5, 0.5]),
-      arm(1, [1, 0, 0.5, 1], [0, 0, 0, 0]),
-      { label: 'old report', trainNmax: 4, report: { blocks: [{ nmax: 4, 'pass@1': 0.9 }] } },
-      { label: 'sft', trainNmax: null, report: { blocks: [{ nmax: 1, 'pass@1': 0.5, perProblem: [1, 1, 1, 1] }] } },
-    ]);
-    // Differences 0, 1, 0, -0.5: mean 0.125, sample variance 1.1875 / 3, s.e. sqrt(0.395833 / 4).
-    expect(matrix.ownNmaxGains).toHaveLength(1);
-    expect(matrix.ownNmaxGains[0]).toMatchObject({ fromNmax: 1, toNmax: 2 });
-    expect(matrix.ownNmaxGains[0].difference).toBeCloseTo(0.125, 12);
-    expect(matrix.ownNmaxGains[0].standardError).toBeCloseTo(Math.sqrt(1.1875 / 3 / 4), 12);
   });
 });
 

@@ -135,6 +135,18 @@ describe('the compare table', () => {
     // The old run's one-call cell has no tooltip.
     expect(html.match(/title="depth /g)).toHaveLength(2); // the measured run's row and its arm's
   });
+
+  it("names each matrix row's seed, so two seeds' runs of one Nmax are told apart", () => {
+    const html = render(ComparePanel, [run('s', old, { evaluation: { 0: 0.25 } }), run('ss', old, { evaluation: { 0: 0.5 } })]);
+    const matrix = html.slice(html.indexOf('data-testid="compare-matrix"'), html.indexOf('</table>', html.indexOf('data-testid="compare-matrix"')));
+    const cells = [...matrix.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((m) => [...m[1].matchAll(/<t[hd][^>]*>([^<]*)<\/t[hd]>/g)].map((c) => c[1]));
+    const nmax = String(config.nmax);
+    expect(cells).toEqual([
+      ['run', 'train Nmax', 'seed', '0'],
+      ['s (greedy accuracy)', nmax, '1', '0.25'],
+      ['ss (greedy accuracy)', nmax, '2', '0.50'],
+    ]);
+  });
 });
 
 describe('run data from before the figures', () => {

@@ -58,10 +58,11 @@ describe('the compare view', () => {
     expect(labEvalMatrix([a, b])).toEqual({
       evalNmax: [0, 2],
       rows: [
-        { label: 'Nmax 0 (greedy accuracy)', trainNmax: 0, passAtOne: [0.375, null] },
-        { label: 'Nmax 2 (greedy accuracy)', trainNmax: 2, passAtOne: [0.25, 0.5] },
+        { label: 'Nmax 0 (greedy accuracy)', trainNmax: 0, seed: 1, passAtOne: [0.375, null] },
+        { label: 'Nmax 2 (greedy accuracy)', trainNmax: 2, seed: 1, passAtOne: [0.25, 0.5] },
       ],
       ownNmaxGains: [],
+      gainsOverSeeds: [],
     });
   });
 
@@ -69,7 +70,7 @@ describe('the compare view', () => {
     const blocks = [{ nmax: 0, 'pass@1': 0.125 }, { nmax: 4, 'pass@1': 0.75 }];
     const report = { k: 8, blocks } as unknown as NonNullable<LabRun['passAtOne']>['report'];
     const a = { ...labRun('a', 2, [0.5]), evaluation: { 0: 0.25 }, passAtOne: { step: 1, report, evaluatedAt: 2 } };
-    expect(labEvalMatrix([a])).toEqual({ evalNmax: [0, 4], rows: [{ label: 'Nmax 2 (pass@1, k 8)', trainNmax: 2, passAtOne: [0.125, 0.75] }], ownNmaxGains: [] });
+    expect(labEvalMatrix([a])).toEqual({ evalNmax: [0, 4], rows: [{ label: 'Nmax 2 (pass@1, k 8)', trainNmax: 2, seed: 1, passAtOne: [0.125, 0.75] }], ownNmaxGains: [], gainsOverSeeds: [] });
   });
 
   it('names the start model as what differs between a ZeroTIR run and a ReTool cold start', () => {

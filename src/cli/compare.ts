@@ -6,7 +6,8 @@
  * reached the reference run's final one (the first run is the reference unless told) and the
  * self-correction share of the start policy beside the final one; the final calls per answer and
  * single-call share by problem depth; and the train-Nmax by eval-Nmax pass@1 matrix from
- * `npm run eval` reports. A DIR is what `npm run train`
+ * `npm run eval` reports, with each seed's gains from one trained Nmax to the next and, given
+ * several seeds, their mean over seeds (src/core/metrics/evalMatrix.ts). A DIR is what `npm run train`
  * writes (metrics.jsonl; the config from summary.json, else checkpoint/model.json); its eval.json,
  * if any, joins the matrix. A FILE is a lab run export (.json) or an eval report. --json prints one
  * JSON object instead of the tables.
@@ -15,17 +16,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import {
-  compareRuns,
-  evalMatrix,
-  type ArmRow,
-  type ComparedRun,
-  type EvalMatrix,
-  type EvalMatrixInput,
-  type EvalReportBlocks,
-  type RunComparison,
-  type RunRow,
-} from '../core/metrics/runComparison';
+import { compareRuns, type ArmRow, type ComparedRun, type RunComparison, type RunRow } from '../core/metrics/runComparison';
+import { evalMatrix, type EvalMatrix, type EvalMatrixInput, type EvalReportBlocks } from '../core/metrics/evalMatrix';
 import { FINAL_WINDOW, START_WINDOW } from '../core/metrics/runSummary';
 import { emptyStepMetrics, type StepMetrics } from '../core/metrics/stepMetrics';
 import { decimalNumber } from '../core/experiment';
@@ -167,15 +159,15 @@ function withAllFigures(line: Partial<StepMetrics>): StepMetrics {
   return { ...emptyStepMetrics(line.step), ...line };
 }
 
-/** A report's row: labelled by the checkpoint it evaluated, with the Nmax that checkpoint trained at. */
+/** A report's row: labelled by the checkpoint it evaluated, with the Nmax and seed that checkpoint trained at. */
 function evalInput(path: string, json: unknown): EvalMatrixInput {
   const report = json as EvalReportBlocks & { checkpoint?: string };
   if (!Array.isArray(report.blocks) || report.blocks.some((b) => typeof b.nmax !== 'number' || typeof b['pass@1'] !== 'number')) {
     throw new InputError(`${path} is not an npm run eval report (each block needs nmax and pass@1)`);
   }
   const manifest = report.checkpoint ? join(report.checkpoint, 'model.json') : null;
-  const meta = manifest && existsSync(manifest) ? ((readJson(manifest) as { meta?: { config?: { nmax?: number } } }).meta ?? {}) : {};
-  return { label: report.checkpoint ?? path, trainNmax: meta.config?.nmax ?? null, report };
+  const meta = manifest && existsSync(manifest) ? ((readJson(manifest) as { meta?: { config?: { nmax?: number; seed?: number } } }).meta ?? {}) : {};
+  return { label: report.checkpoint ?? path, trainNmax: meta.config?.nmax ?? null, seed: meta.config?.seed ?? null, report };
 }
 
 function readJson(path: string): unknown {
@@ -259,31 +251,50 @@ export function markdownReport(comparison: RunComparison, matrix: EvalMatrix | n
   if (comparison.runs.length > 0) sections.push(runTables(comparison));
   const byDepth = depthTable(comparison.runs);
   if (byDepth !== null) sections.push(byDepth);
-  if (matrix) {
-    sections.push(
-      [
-        '## pass@1: train Nmax (rows) × eval Nmax (columns)',
-        '',
-        table(
-          ['checkpoint', 'train Nmax', ...matrix.evalNmax.map((n) => `eval ${n}`)],
-          matrix.rows.map((r) => [r.label, r.trainNmax === null ? '–' : String(r.trainNmax), ...r.passAtOne.map((p) => fixed(p))]),
-        ),
-      ].join('\n'),
-    );
-  }
-  if (matrix && matrix.ownNmaxGains.length > 0) {
-    sections.push(
-      [
-        '## pass@1 gain of each trained Nmax at its own Nmax over the next smaller one (paired over problems)',
-        '',
-        table(
-          ['from Nmax', 'to Nmax', 'gain', '± s.e.'],
-          matrix.ownNmaxGains.map((g) => [String(g.fromNmax), String(g.toNmax), fixed(g.difference), fixed(g.standardError)]),
-        ),
-      ].join('\n'),
-    );
-  }
+  if (matrix) sections.push(...evalSections(matrix));
   return `${sections.join('\n\n')}\n`;
+}
+
+/** The matrix, each seed's gains, and where two seeds or more measured a gain, its mean over them. */
+function evalSections(matrix: EvalMatrix): string[] {
+  const seedCell = (seed: number | null) => (seed === null ? '?' : String(seed));
+  const sections = [
+    [
+      '## pass@1: train Nmax (rows) × eval Nmax (columns)',
+      '',
+      table(
+        ['checkpoint', 'train Nmax', 'seed', ...matrix.evalNmax.map((n) => `eval ${n}`)],
+        matrix.rows.map((r) => [r.label, r.trainNmax === null ? '–' : String(r.trainNmax), seedCell(r.seed), ...r.passAtOne.map((p) => fixed(p))]),
+      ),
+    ].join('\n'),
+  ];
+  if (matrix.ownNmaxGains.length > 0) {
+    sections.push(
+      [
+        '## pass@1 gain of each trained Nmax at its own Nmax over the next smaller one of the same seed (paired over problems)',
+        '',
+        "The standard error is the evaluation's: it leaves out how much another seed's training would move the gain.",
+        '',
+        table(
+          ['from Nmax', 'to Nmax', 'seed', 'gain', '± s.e.'],
+          matrix.ownNmaxGains.map((g) => [String(g.fromNmax), String(g.toNmax), seedCell(g.seed), fixed(g.difference), fixed(g.standardError)]),
+        ),
+      ].join('\n'),
+    );
+  }
+  if (matrix.gainsOverSeeds.length > 0) {
+    sections.push(
+      [
+        '## The same gains over seeds (mean, and the standard error over seeds: training and evaluation noise)',
+        '',
+        table(
+          ['from Nmax', 'to Nmax', 'seeds', 'mean gain', '± s.e.'],
+          matrix.gainsOverSeeds.map((g) => [String(g.fromNmax), String(g.toNmax), g.seeds.join(','), fixed(g.mean), fixed(g.standardError)]),
+        ),
+      ].join('\n'),
+    );
+  }
+  return sections;
 }
 
 function runTables({ target, reference, differences, runs, arms }: RunComparison): string {

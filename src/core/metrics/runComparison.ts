@@ -1,10 +1,10 @@
 /**
  * Runs side by side, as the papers compare them: one row per run (where it ended, and the first
  * step its code-call frequency reached a target: ReTool's "tool use arrives in fewer RL steps"),
- * one row per arm (the runs whose configs differ only in the seed, averaged), the config fields
- * that tell the arms apart, and the train-Nmax by eval-Nmax matrix from `npm run eval` reports.
+ * one row per arm (the runs whose configs differ only in the seed, averaged) and the config fields
+ * that tell the arms apart. The train-Nmax by eval-Nmax matrix of `npm run eval` reports beside
+ * them is evalMatrix.ts.
  */
-import { pairedDifference } from './pairedDifference';
 import type { ExperimentConfig } from '../experiment';
 import { MAX_DEPTH } from '../tasks/problem';
 import { meanOrNull } from './means';
@@ -253,56 +253,4 @@ function shownValue(value: unknown): string {
   if (value === undefined || value === null) return '?';
   if (typeof value === 'object') return Object.values(value as Record<string, unknown>).map(String).join('/');
   return String(value);
-}
-
-// ---- the train-Nmax by eval-Nmax matrix ------------------------------------------------------
-
-/** What the matrix needs of an `npm run eval` report (src/cli/eval.ts). */
-export interface EvalReportBlocks {
-  /** perProblem: absent in reports written before it existed; then no gain is paired. */
-  blocks: { nmax: number; 'pass@1': number; perProblem?: number[] }[];
-}
-
-export interface EvalMatrixInput {
-  /** Names the row: the checkpoint or the file. */
-  label: string;
-  /** Nmax the checkpoint was trained with (its run config), null when unknown (a base or SFT model). */
-  trainNmax: number | null;
-  report: EvalReportBlocks;
-}
-
-export interface EvalMatrix {
-  /** Column headers: every inference Nmax in any report, ascending. */
-  evalNmax: number[];
-  /** One row per report, by trained Nmax (unknown last), pass@1 per column (null where not evaluated). */
-  rows: { label: string; trainNmax: number | null; passAtOne: (number | null)[] }[];
-  /**
-   * The Nmax sweep: each trained Nmax scored at its own Nmax against the next smaller one's, with
-   * the paired standard error over the problems both scored.
-   */
-  ownNmaxGains: { fromNmax: number; toNmax: number; difference: number; standardError: number }[];
-}
-
-export function evalMatrix(inputs: EvalMatrixInput[]): EvalMatrix {
-  const evalNmax = [...new Set(inputs.flatMap((i) => i.report.blocks.map((b) => b.nmax)))].sort((a, b) => a - b);
-  const rows = inputs
-    .map((input) => ({
-      label: input.label,
-      trainNmax: input.trainNmax,
-      passAtOne: evalNmax.map((n) => input.report.blocks.find((b) => b.nmax === n)?.['pass@1'] ?? null),
-    }))
-    .sort((a, b) => (a.trainNmax ?? Infinity) - (b.trainNmax ?? Infinity));
-  return { evalNmax, rows, ownNmaxGains: ownNmaxGains(inputs) };
-}
-
-function ownNmaxGains(inputs: EvalMatrixInput[]): EvalMatrix['ownNmaxGains'] {
-  const own = inputs
-    .map((input) => ({ nmax: input.trainNmax, block: input.report.blocks.find((b) => b.nmax === input.trainNmax) }))
-    .filter((arm): arm is { nmax: number; block: { nmax: number; 'pass@1': number; perProblem: number[] } } => arm.nmax !== null && arm.block?.perProblem !== undefined)
-    .sort((a, b) => a.nmax - b.nmax);
-  return own.slice(1).flatMap((arm, i) => {
-    const previous = own[i];
-    if (previous.nmax === arm.nmax || previous.block.perProblem.length !== arm.block.perProblem.length) return [];
-    return [{ fromNmax: previous.nmax, toNmax: arm.nmax, ...pairedDifference(previous.block.perProblem, arm.block.perProblem) }];
-  });
 }

@@ -4,7 +4,8 @@
  * id) and the train-Nmax by eval-Nmax matrix of the runs that were evaluated.
  */
 import type uPlot from 'uplot';
-import { compareRuns, evalMatrix, type EvalMatrix, type RunComparison } from '../../core/metrics/runComparison';
+import { compareRuns, type RunComparison } from '../../core/metrics/runComparison';
+import { evalMatrix, type EvalMatrix } from '../../core/metrics/evalMatrix';
 import type { LabRun } from '../state/labRun';
 import { comparedRuns, type LabState } from '../state/labStore';
 import { metricsRows, type MetricColumns } from '../state/runColumns';
@@ -48,6 +49,7 @@ export function labEvalMatrix(runs: LabRun[]): EvalMatrix | null {
     evaluated.map((r) => ({
       label: `${r.name} (${figureOf(r)})`,
       trainNmax: r.config.nmax,
+      seed: r.config.seed,
       report: { blocks: blocksOf(r) },
     })),
   );

@@ -6,7 +6,8 @@
  * each run's code-call frequency reached the reference run's final one.
  */
 import { useMemo, useState } from 'react';
-import type { ArmRow, EvalMatrix, RunComparison, RunRow } from '../../core/metrics/runComparison';
+import type { ArmRow, RunComparison, RunRow } from '../../core/metrics/runComparison';
+import type { EvalMatrix } from '../../core/metrics/evalMatrix';
 import { FINAL_WINDOW, START_WINDOW } from '../../core/metrics/runSummary';
 import { useLabShallow } from '../LabContext';
 import { compareData, compareVersion, labComparison, labEvalMatrix, type CompareMetric } from '../charts/compareOverlay';
@@ -232,6 +233,7 @@ function CompareTables({ comparison, matrix }: { comparison: RunComparison; matr
             <tr>
               <th>run</th>
               <th>train Nmax</th>
+              <th>seed</th>
               {matrix.evalNmax.map((n) => (
                 <th key={n}>{n}</th>
               ))}
@@ -242,6 +244,7 @@ function CompareTables({ comparison, matrix }: { comparison: RunComparison; matr
               <tr key={i}>
                 <th>{row.label}</th>
                 <td>{row.trainNmax ?? '–'}</td>
+                <td>{row.seed ?? '?'}</td>
                 {row.passAtOne.map((p, j) => (
                   <td key={j} className={matrix.evalNmax[j] === row.trainNmax ? 'diagonal' : undefined}>
                     {fmt(p)}

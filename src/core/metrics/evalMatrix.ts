@@ -1,0 +1,108 @@
+/**
+ * The Nmax sweep's evaluations side by side: the train-Nmax by eval-Nmax matrix of `npm run eval`
+ * reports (or of the lab's evaluations), and the gain of each trained Nmax at its own Nmax over the
+ * next smaller one.
+ *
+ * A gain pairs two arms of one seed problem by problem (pairedDifference.ts). Its standard error is
+ * the evaluation's alone: it sees which answers the sampling happened to draw, not which model the
+ * training happened to make. Arms of two seeds differ by their training too, so they are never
+ * paired; where several seeds give the same gain, its mean over them comes with the standard error
+ * over seeds, which does count the training's noise (with the ablation preset the Nmax 8 arm's gain
+ * over the Nmax 4 arm ranges from -0.004 to +0.018 over five seeds, each with a paired error of
+ * 0.005-0.009: docs/tasks.md).
+ */
+import { meanOrNull, standardErrorOfMean } from './means';
+import { pairedDifference } from './pairedDifference';
+
+/** What the matrix needs of an `npm run eval` report (src/cli/eval.ts). */
+export interface EvalReportBlocks {
+  /** perProblem: absent in reports written before it existed; then no gain is paired. */
+  blocks: { nmax: number; 'pass@1': number; perProblem?: number[] }[];
+}
+
+export interface EvalMatrixInput {
+  /** Names the row: the checkpoint or the file. */
+  label: string;
+  /** Nmax the checkpoint was trained with (its run config), null when unknown (a base or SFT model). */
+  trainNmax: number | null;
+  /** The seed it was trained with (its run config), null when unknown; reports of unknown seed pair among themselves. */
+  seed: number | null;
+  report: EvalReportBlocks;
+}
+
+/** One seed's gain: its arm trained at `toNmax` scored at toNmax, minus its arm trained at `fromNmax` scored at fromNmax. */
+export interface OwnNmaxGain {
+  fromNmax: number;
+  toNmax: number;
+  seed: number | null;
+  difference: number;
+  /** Paired over the problems both arms scored: the evaluation's noise only. */
+  standardError: number;
+}
+
+/** A gain measured at two seeds or more. */
+export interface GainOverSeeds {
+  fromNmax: number;
+  toNmax: number;
+  seeds: number[];
+  /** The mean of the seeds' gains, with the standard error of that mean over seeds (training and evaluation noise). */
+  mean: number;
+  standardError: number;
+}
+
+export interface EvalMatrix {
+  /** Column headers: every inference Nmax in any report, ascending. */
+  evalNmax: number[];
+  /** One row per report, by trained Nmax (unknown last), then seed; pass@1 per column (null where not evaluated). */
+  rows: { label: string; trainNmax: number | null; seed: number | null; passAtOne: (number | null)[] }[];
+  /** By fromNmax, then seed (unknown last). */
+  ownNmaxGains: OwnNmaxGain[];
+  gainsOverSeeds: GainOverSeeds[];
+}
+
+/** Ascending, null last. */
+const byValue = (a: number | null, b: number | null) => (a ?? Infinity) - (b ?? Infinity);
+
+export function evalMatrix(inputs: EvalMatrixInput[]): EvalMatrix {
+  const evalNmax = [...new Set(inputs.flatMap((i) => i.report.blocks.map((b) => b.nmax)))].sort((a, b) => a - b);
+  const rows = inputs
+    .map((input) => ({
+      label: input.label,
+      trainNmax: input.trainNmax,
+      seed: input.seed,
+      passAtOne: evalNmax.map((n) => input.report.blocks.find((b) => b.nmax === n)?.['pass@1'] ?? null),
+    }))
+    .sort((a, b) => byValue(a.trainNmax, b.trainNmax) || byValue(a.seed, b.seed));
+  const gains = ownNmaxGains(inputs);
+  return { evalNmax, rows, ownNmaxGains: gains, gainsOverSeeds: gainsOverSeeds(gains) };
+}
+
+function ownNmaxGains(inputs: EvalMatrixInput[]): OwnNmaxGain[] {
+  const seeds = [...new Set(inputs.map((input) => input.seed))];
+  return seeds
+    .flatMap((seed) => seedGains(inputs.filter((input) => input.seed === seed), seed))
+    .sort((a, b) => a.fromNmax - b.fromNmax || byValue(a.seed, b.seed));
+}
+
+/** One seed's arms in order of trained Nmax, each against the one before it. */
+function seedGains(inputs: EvalMatrixInput[], seed: number | null): OwnNmaxGain[] {
+  const own = inputs
+    .map((input) => ({ nmax: input.trainNmax, block: input.report.blocks.find((b) => b.nmax === input.trainNmax) }))
+    .filter((arm): arm is { nmax: number; block: { nmax: number; 'pass@1': number; perProblem: number[] } } => arm.nmax !== null && arm.block?.perProblem !== undefined)
+    .sort((a, b) => a.nmax - b.nmax);
+  return own.slice(1).flatMap((arm, i) => {
+    const previous = own[i];
+    if (previous.nmax === arm.nmax || previous.block.perProblem.length !== arm.block.perProblem.length) return [];
+    return [{ fromNmax: previous.nmax, toNmax: arm.nmax, seed, ...pairedDifference(previous.block.perProblem, arm.block.perProblem) }];
+  });
+}
+
+function gainsOverSeeds(gains: OwnNmaxGain[]): GainOverSeeds[] {
+  const pairs = [...new Set(gains.map((g) => `${g.fromNmax} ${g.toNmax}`))].map((key) => key.split(' ').map(Number));
+  return pairs.flatMap(([fromNmax, toNmax]) => {
+    const seeded = gains.filter((g): g is OwnNmaxGain & { seed: number } => g.fromNmax === fromNmax && g.toNmax === toNmax && g.seed !== null);
+    if (seeded.length < 2) return [];
+    const differences = seeded.map((g) => g.difference);
+    return [{ fromNmax, toNmax, seeds: seeded.map((g) => g.seed), mean: meanOrNull(differences)!, standardError: standardErrorOfMean(differences) }];
+  });
+}

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { evalMatrix, type EvalMatrixInput } from '../src/core/metrics/evalMatrix';
+
+/** An arm's report: pass@1 per problem at its own Nmax, and `elsewhere` at Nmax 0. */
+function arm(trainNmax: number, seed: number | null, perProblem: number[], elsewhere: number[] = perProblem): EvalMatrixInput {
+  const passAtOne = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return {
+    label: `n${trainNmax} s${seed}`,
+    trainNmax,
+    seed,
+    report: { blocks: [{ nmax: 0, 'pass@1': passAtOne(elsewhere), perProblem: elsewhere }, { nmax: trainNmax, 'pass@1': passAtOne(perProblem), perProblem }] },
+  };
+}
+
+describe('train-Nmax by eval-Nmax matrix', () => {
+  it('columns are every eval Nmax; rows ordered by trained Nmax, unknown last, then by seed; null where not evaluated', () => {
+    const matrix = evalMatrix([
+      { label: 'n2 s2', trainNmax: 2, seed: 2, report: { blocks: [{ nmax: 2, 'pass@1': 0.7 }] } },
+      { label: 'n2', trainNmax: 2, seed: 1, report: { blocks: [{ nmax: 0, 'pass@1': 0.3 }, { nmax: 2, 'pass@1': 0.6 }] } },
+      { label: 'sft', trainNmax: null, seed: null, report: { blocks: [{ nmax: 4, 'pass@1': 0.5 }] } },
+      { label: 'n0', trainNmax: 0, seed: 1, report: { blocks: [{ nmax: 1, 'pass@1': 0.45 }, { nmax: 0, 'pass@1': 0.4 }] } },
+    ]);
+    expect(matrix).toEqual({
+      evalNmax: [0, 1, 2, 4],
+      rows: [
+        { label: 'n0', trainNmax: 0, seed: 1, passAtOne: [0.4, 0.45, null, null] },
+        { label: 'n2', trainNmax: 2, seed: 1, passAtOne: [0.3, null, 0.6, null] },
+        { label: 'n2 s2', trainNmax: 2, seed: 2, passAtOne: [null, null, 0.7, null] },
+        { label: 'sft', trainNmax: null, seed: null, passAtOne: [null, null, null, 0.5] },
+      ],
+      ownNmaxGains: [],
+      gainsOverSeeds: [],
+    });
+  });
+
+  it('pairs each trained Nmax at its own Nmax with the next smaller one, problem by problem', () => {
+    const matrix = evalMatrix([
+      arm(2, 1, [1, 1, 0.5, 0.5]),
+      arm(1, 1, [1, 0, 0.5, 1], [0, 0, 0, 0]),
+      { label: 'old report', trainNmax: 4, seed: 1, report: { blocks: [{ nmax: 4, 'pass@1': 0.9 }] } },
+      { label: 'sft', trainNmax: null, seed: null, report: { blocks: [{ nmax: 1, 'pass@1': 0.5, perProblem: [1, 1, 1, 1] }] } },
+    ]);
+    // Differences 0, 1, 0, -0.5: mean 0.125, sample variance 1.1875 / 3, s.e. sqrt(0.395833 / 4).
+    expect(matrix.ownNmaxGains).toHaveLength(1);
+    expect(matrix.ownNmaxGains[0]).toMatchObject({ fromNmax: 1, toNmax: 2, seed: 1 });
+    expect(matrix.ownNmaxGains[0].difference).toBeCloseTo(0.125, 12);
+    expect(matrix.ownNmaxGains[0].standardError).toBeCloseTo(Math.sqrt(1.1875 / 3 / 4), 12);
+    expect(matrix.gainsOverSeeds).toEqual([]);
+  });
+
+  it("never pairs two seeds' arms: each seed's Nmax 8 arm against its own Nmax 4 arm", () => {
+    // In order of trained Nmax the seed-2 Nmax 4 arm sits beside the seed-1 Nmax 8 arm; paired, they
+    // would give 0.75 - 0 = 0.75, a gain neither seed measured.
+    const matrix = evalMatrix([arm(4, 1, [1, 1, 0, 0]), arm(4, 2, [0, 0, 0, 0]), arm(8, 1, [1, 1, 1, 0]), arm(8, 2, [0, 0, 0, 1])]);
+    expect(matrix.ownNmaxGains.map((g) => [g.fromNmax, g.toNmax, g.seed, g.difference])).toEqual([
+      [4, 8, 1, 0.25],
+      [4, 8, 2, 0.25],
+    ]);
+  });
+
+  it('a gain measured at two seeds or more: its mean over the seeds, with the standard error over seeds', () => {
+    const matrix = evalMatrix([
+      arm(4, 1, [0, 0, 0, 0]),
+      arm(8, 1, [1, 0, 0, 0]), // +0.25
+      arm(4, 2, [1, 0, 0, 0]),
+      arm(8, 2, [0, 0, 0, 0]), // -0.25
+      arm(4, 3, [0, 0, 0, 0]),
+      arm(8, 3, [1, 1, 0, 0]), // +0.5
+      arm(2, 3, [0, 0, 0, 0]), // seed 3 alone has 2 -> 4: no mean over seeds for it
+      arm(4, null, [0, 0, 0, 0]),
+      arm(8, null, [1, 1, 1, 1]), // a seed unknown: its own gain, left out of the mean
+    ]);
+    expect(matrix.ownNmaxGains.map((g) => [g.fromNmax, g.toNmax, g.seed])).toEqual([
+      [2, 4, 3],
+      [4, 8, 1],
+      [4, 8, 2],
+      [4, 8, 3],
+      [4, 8, null],
+    ]);
+    // Gains 0.25, -0.25, 0.5: mean 1/6; squared deviations 1/144, 25/144, 16/144 sum to 42/144,
+    // sample variance 21/144, s.e. sqrt(21 / 144 / 3) = 0.2205.
+    expect(matrix.gainsOverSeeds).toHaveLength(1);
+    expect(matrix.gainsOverSeeds[0]).toMatchObject({ fromNmax: 4, toNmax: 8, seeds: [1, 2, 3] });
+    expect(matrix.gainsOverSeeds[0].mean).toBeCloseTo(1 / 6, 12);
+    expect(matrix.gainsOverSeeds[0].standardError).toBeCloseTo(Math.sqrt(21 / 144 / 3), 12);
+  });
+});
