@@ -130,6 +130,22 @@ describe('npm run compare', () => {
     expect(text).toContain('| 4 | 8 | 1,2 | 0.500 | 0.250 |');
   });
 
+  it('--eval reports of one seed sampled at other temperatures: no gain, and a line that says why', () => {
+    const report = (nmax: number, temperature: number) => {
+      const checkpoint = join(root, 'sweep-t', `nmax-${nmax}`, 'checkpoint');
+      mkdirSync(checkpoint, { recursive: true });
+      writeFileSync(join(checkpoint, 'model.json'), JSON.stringify({ meta: { kind: 'rl', config: { ...PRESETS.ablation, seed: 3, nmax } } }));
+      const file = join(root, `eval-t-n${nmax}.json`);
+      // The fields npm run eval writes beside the blocks (src/core/eval/evalReport.ts).
+      writeFileSync(file, JSON.stringify({ checkpoint, k: 4, temperature, topP: 0.7, seed: 0, maxResponseTokens: 432, maxOutputChars: 64, blocks: [{ nmax, 'pass@1': 0.5, perProblem: [1, 0] }] }));
+      return file;
+    };
+    const text = compareCommand(args([], { evalFiles: [report(4, 1), report(8, 0)] }));
+    expect(text).not.toContain('| from Nmax | to Nmax | seed | gain | ± s.e. |');
+    expect(text).toContain('## Gains not paired: the two arms were evaluated with other sampling settings');
+    expect(text).toContain('| 4 | 8 | 3 | sampled otherwise: temperature 1 vs 0 |');
+  });
+
   it('refuses a missing directory, a directory without metrics and a bad --target', () => {
     expect(() => compareCommand(args([join(root, 'nope')]))).toThrow(InputError);
     expect(() => compareCommand(args([root]))).toThrow(/has no metrics.jsonl/);

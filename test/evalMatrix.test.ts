@@ -29,6 +29,7 @@ describe('train-Nmax by eval-Nmax matrix', () => {
         { label: 'sft', trainNmax: null, seed: null, passAtOne: [null, null, null, 0.5] },
       ],
       ownNmaxGains: [],
+      unpairedGains: [],
       gainsOverSeeds: [],
     });
   });
@@ -83,5 +84,18 @@ describe('train-Nmax by eval-Nmax matrix', () => {
     expect(matrix.gainsOverSeeds[0]).toMatchObject({ fromNmax: 4, toNmax: 8, seeds: [1, 2, 3] });
     expect(matrix.gainsOverSeeds[0].mean).toBeCloseTo(1 / 6, 12);
     expect(matrix.gainsOverSeeds[0].standardError).toBeCloseTo(Math.sqrt(21 / 144 / 3), 12);
+  });
+});
+
+describe('arms sampled otherwise', () => {
+  it('are not paired: the matrix names the settings that differ; k and the draws may differ', () => {
+    const sampled = (input: EvalMatrixInput, settings: { temperature: number; topP: number; k: number }) => ({ ...input, report: { ...input.report, maxResponseTokens: 432, maxOutputChars: 64, ...settings } });
+    const matrix = evalMatrix([
+      sampled(arm(2, 1, [0, 0, 0, 0]), { temperature: 1, topP: 0.7, k: 4 }),
+      sampled(arm(4, 1, [1, 0, 0, 0]), { temperature: 1, topP: 0.7, k: 8 }),
+      sampled(arm(8, 1, [1, 1, 0, 0]), { temperature: 0.5, topP: 1, k: 8 }),
+    ]);
+    expect(matrix.ownNmaxGains.map((g) => [g.fromNmax, g.toNmax, g.difference])).toEqual([[2, 4, 0.25]]);
+    expect(matrix.unpairedGains).toEqual([{ fromNmax: 4, toNmax: 8, seed: 1, reason: 'sampled otherwise: temperature 1 vs 0.5, topP 0.7 vs 1' }]);
   });
 });

@@ -62,6 +62,7 @@ describe('the compare view', () => {
         { label: 'Nmax 2 (greedy accuracy)', trainNmax: 2, seed: 1, passAtOne: [0.25, 0.5] },
       ],
       ownNmaxGains: [],
+      unpairedGains: [],
       gainsOverSeeds: [],
     });
   });
@@ -70,7 +71,7 @@ describe('the compare view', () => {
     const blocks = [{ nmax: 0, 'pass@1': 0.125 }, { nmax: 4, 'pass@1': 0.75 }];
     const report = { k: 8, blocks } as unknown as NonNullable<LabRun['passAtOne']>['report'];
     const a = { ...labRun('a', 2, [0.5]), evaluation: { 0: 0.25 }, passAtOne: { step: 1, report, evaluatedAt: 2 } };
-    expect(labEvalMatrix([a])).toEqual({ evalNmax: [0, 4], rows: [{ label: 'Nmax 2 (pass@1, k 8)', trainNmax: 2, seed: 1, passAtOne: [0.125, 0.75] }], ownNmaxGains: [], gainsOverSeeds: [] });
+    expect(labEvalMatrix([a])).toEqual({ evalNmax: [0, 4], rows: [{ label: 'Nmax 2 (pass@1, k 8)', trainNmax: 2, seed: 1, passAtOne: [0.125, 0.75] }], ownNmaxGains: [], unpairedGains: [], gainsOverSeeds: [] });
   });
 
   it('names the start model as what differs between a ZeroTIR run and a ReTool cold start', () => {

@@ -255,7 +255,7 @@ export function markdownReport(comparison: RunComparison, matrix: EvalMatrix | n
   return `${sections.join('\n\n')}\n`;
 }
 
-/** The matrix, each seed's gains, and where two seeds or more measured a gain, its mean over them. */
+/** The matrix, each seed's gains (and those it cannot pair), and where two seeds or more measured a gain, its mean over them. */
 function evalSections(matrix: EvalMatrix): string[] {
   const seedCell = (seed: number | null) => (seed === null ? '?' : String(seed));
   const sections = [
@@ -278,6 +278,18 @@ function evalSections(matrix: EvalMatrix): string[] {
         table(
           ['from Nmax', 'to Nmax', 'seed', 'gain', '± s.e.'],
           matrix.ownNmaxGains.map((g) => [String(g.fromNmax), String(g.toNmax), seedCell(g.seed), fixed(g.difference), fixed(g.standardError)]),
+        ),
+      ].join('\n'),
+    );
+  }
+  if (matrix.unpairedGains.length > 0) {
+    sections.push(
+      [
+        '## Gains not paired: the two arms were evaluated with other sampling settings',
+        '',
+        table(
+          ['from Nmax', 'to Nmax', 'seed', 'why'],
+          matrix.unpairedGains.map((g) => [String(g.fromNmax), String(g.toNmax), seedCell(g.seed), g.reason]),
         ),
       ].join('\n'),
     );

@@ -9,16 +9,25 @@
  * paired; where several seeds give the same gain, its mean over them comes with the standard error
  * over seeds, which does count the training's noise (with the ablation preset the Nmax 8 arm's gain
  * over the Nmax 4 arm ranges from -0.004 to +0.018 over five seeds, each with a paired error of
- * 0.005-0.009: docs/tasks.md).
+ * 0.005-0.009: docs/tasks.md). Two arms evaluated with other sampling settings are not paired
+ * either: the matrix says which and why.
  */
 import { meanOrNull, standardErrorOfMean } from './means';
 import { pairedDifference } from './pairedDifference';
 
 /** What the matrix needs of an `npm run eval` report (src/cli/eval.ts). */
-export interface EvalReportBlocks {
+export interface EvalReportBlocks extends Partial<Record<SamplingSetting, number>> {
   /** perProblem: absent in reports written before it existed; then no gain is paired. */
   blocks: { nmax: number; 'pass@1': number; perProblem?: number[] }[];
 }
+
+/**
+ * How a report sampled its answers, beyond the budget: two arms sampled otherwise differ by more than
+ * their Nmax, so their gain is not paired. (k and the draws' seed may differ: each report's pass@1
+ * estimates the same quantity.)
+ */
+const SAMPLING_SETTINGS = ['temperature', 'topP', 'maxResponseTokens', 'maxOutputChars'] as const;
+type SamplingSetting = (typeof SAMPLING_SETTINGS)[number];
 
 export interface EvalMatrixInput {
   /** Names the row: the checkpoint or the file. */
@@ -50,6 +59,14 @@ export interface GainOverSeeds {
   standardError: number;
 }
 
+/** Two arms of one seed whose gain is not paired, and why. */
+export interface UnpairedGain {
+  fromNmax: number;
+  toNmax: number;
+  seed: number | null;
+  reason: string;
+}
+
 export interface EvalMatrix {
   /** Column headers: every inference Nmax in any report, ascending. */
   evalNmax: number[];
@@ -57,6 +74,8 @@ export interface EvalMatrix {
   rows: { label: string; trainNmax: number | null; seed: number | null; passAtOne: (number | null)[] }[];
   /** By fromNmax, then seed (unknown last). */
   ownNmaxGains: OwnNmaxGain[];
+  /** Neighbouring arms sampled otherwise (SAMPLING_SETTINGS): no gain. */
+  unpairedGains: UnpairedGain[];
   gainsOverSeeds: GainOverSeeds[];
 }
 
@@ -73,28 +92,31 @@ export function evalMatrix(inputs: EvalMatrixInput[]): EvalMatrix {
       passAtOne: evalNmax.map((n) => input.report.blocks.find((b) => b.nmax === n)?.['pass@1'] ?? null),
     }))
     .sort((a, b) => byValue(a.trainNmax, b.trainNmax) || byValue(a.seed, b.seed));
-  const gains = ownNmaxGains(inputs);
-  return { evalNmax, rows, ownNmaxGains: gains, gainsOverSeeds: gainsOverSeeds(gains) };
-}
-
-function ownNmaxGains(inputs: EvalMatrixInput[]): OwnNmaxGain[] {
   const seeds = [...new Set(inputs.map((input) => input.seed))];
-  return seeds
-    .flatMap((seed) => seedGains(inputs.filter((input) => input.seed === seed), seed))
-    .sort((a, b) => a.fromNmax - b.fromNmax || byValue(a.seed, b.seed));
+  const bySeed = seeds.map((seed) => seedGains(inputs.filter((input) => input.seed === seed), seed));
+  const order = (a: { fromNmax: number; seed: number | null }, b: { fromNmax: number; seed: number | null }) => a.fromNmax - b.fromNmax || byValue(a.seed, b.seed);
+  const gains = bySeed.flatMap((g) => g.paired).sort(order);
+  return { evalNmax, rows, ownNmaxGains: gains, unpairedGains: bySeed.flatMap((g) => g.unpaired).sort(order), gainsOverSeeds: gainsOverSeeds(gains) };
 }
 
 /** One seed's arms in order of trained Nmax, each against the one before it. */
-function seedGains(inputs: EvalMatrixInput[], seed: number | null): OwnNmaxGain[] {
+function seedGains(inputs: EvalMatrixInput[], seed: number | null): { paired: OwnNmaxGain[]; unpaired: UnpairedGain[] } {
   const own = inputs
-    .map((input) => ({ nmax: input.trainNmax, block: input.report.blocks.find((b) => b.nmax === input.trainNmax) }))
-    .filter((arm): arm is { nmax: number; block: { nmax: number; 'pass@1': number; perProblem: number[] } } => arm.nmax !== null && arm.block?.perProblem !== undefined)
+    .map((input) => ({ nmax: input.trainNmax, report: input.report, block: input.report.blocks.find((b) => b.nmax === input.trainNmax) }))
+    .filter((arm): arm is { nmax: number; report: EvalReportBlocks; block: { nmax: number; 'pass@1': number; perProblem: number[] } } => arm.nmax !== null && arm.block?.perProblem !== undefined)
     .sort((a, b) => a.nmax - b.nmax);
-  return own.slice(1).flatMap((arm, i) => {
+  const paired: OwnNmaxGain[] = [];
+  const unpaired: UnpairedGain[] = [];
+  own.slice(1).forEach((arm, i) => {
     const previous = own[i];
-    if (previous.nmax === arm.nmax || previous.block.perProblem.length !== arm.block.perProblem.length) return [];
-    return [{ fromNmax: previous.nmax, toNmax: arm.nmax, seed, ...pairedDifference(previous.block.perProblem, arm.block.perProblem) }];
+    if (previous.nmax === arm.nmax || previous.block.perProblem.length !== arm.block.perProblem.length) return;
+    const differing = SAMPLING_SETTINGS.filter((key) => previous.report[key] !== undefined && arm.report[key] !== undefined && previous.report[key] !== arm.report[key]);
+    if (differing.length > 0) {
+      const reason = `sampled otherwise: ${differing.map((key) => `${key} ${previous.report[key]} vs ${arm.report[key]}`).join(', ')}`;
+      unpaired.push({ fromNmax: previous.nmax, toNmax: arm.nmax, seed, reason });
+    } else paired.push({ fromNmax: previous.nmax, toNmax: arm.nmax, seed, ...pairedDifference(previous.block.perProblem, arm.block.perProblem) });
   });
+  return { paired, unpaired };
 }
 
 function gainsOverSeeds(gains: OwnNmaxGain[]): GainOverSeeds[] {
