@@ -63,7 +63,7 @@ test('the sweep preset: Train trains and evaluates one run per Nmax; curves, tab
 
   // The conclusion, from the arms' held-out figures: each gain with its standard error, or identical.
   const conclusion = panel.getByTestId('sweep-conclusion');
-  await expect(conclusion).toContainText("Held-out greedy accuracy at each run's own Nmax (160 problems; beyond noise = more than 2 standard errors): Nmax 0 → 2: ");
+  await expect(conclusion).toContainText("Held-out greedy accuracy at each run's own Nmax (160 problems; beyond noise = more than 2 standard errors, the evaluation's: another seed's training moves a gain too): Nmax 0 → 2: ");
   await expect(conclusion).toContainText('2 → 4: +0.00 (identical runs).');
 
   // The final-figures table: every run trained its two steps; the Nmax 0 run never ran code.

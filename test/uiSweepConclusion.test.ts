@@ -42,7 +42,7 @@ describe("the sweep's conclusion line", () => {
     expect(gains[0].standardError).toBeCloseTo(Math.sqrt(0.34 / 159), 12);
     expect(gains[1].standardError).toBeCloseTo(Math.sqrt(0.4975 / 159), 12);
     expect(conclusionLine({ figure: 'greedy accuracy', arms })).toBe(
-      "Held-out greedy accuracy at each run's own Nmax (160 problems; beyond noise = more than 2 standard errors): Nmax 0 → 1: +0.40 ± 0.05 (beyond noise); 1 → 2: +0.05 ± 0.06 (within noise).",
+      "Held-out greedy accuracy at each run's own Nmax (160 problems; beyond noise = more than 2 standard errors, the evaluation's: another seed's training moves a gain too): Nmax 0 → 1: +0.40 ± 0.05 (beyond noise); 1 → 2: +0.05 ± 0.06 (within noise).",
     );
   });
 
@@ -67,7 +67,7 @@ describe("the sweep's conclusion line", () => {
     expect(unpaired.standardError).toBeCloseTo(Math.sqrt(0.4775 / 39), 12);
     expect(unpaired.verdict).toBe('within noise');
     expect(conclusionLine({ figure: 'pass@1', arms: [a, b] })).toBe(
-      "Held-out pass@1 at each run's own Nmax (40 problems, paired; beyond noise = more than 2 standard errors): Nmax 1 → 2: +0.15 ± 0.06 (beyond noise).",
+      "Held-out pass@1 at each run's own Nmax (40 problems, paired; beyond noise = more than 2 standard errors, the evaluation's: another seed's training moves a gain too): Nmax 1 → 2: +0.15 ± 0.06 (beyond noise).",
     );
   });
 
@@ -75,7 +75,7 @@ describe("the sweep's conclusion line", () => {
     const arms = [greedy(2, 0.6), greedy(4, 0.6, 0), greedy(8, 0.6, 0)];
     expect(armGains(arms).map((g) => g.verdict)).toEqual(['within noise', 'identical runs']);
     expect(conclusionLine({ figure: 'greedy accuracy', arms })).toBe(
-      "Held-out greedy accuracy at each run's own Nmax (160 problems; beyond noise = more than 2 standard errors): Nmax 2 → 4: +0.00 ± 0.05 (within noise); 4 → 8: +0.00 (identical runs).",
+      "Held-out greedy accuracy at each run's own Nmax (160 problems; beyond noise = more than 2 standard errors, the evaluation's: another seed's training moves a gain too): Nmax 2 → 4: +0.00 ± 0.05 (within noise); 4 → 8: +0.00 (identical runs).",
     );
   });
 
