@@ -18,7 +18,7 @@ const WORK_TIMEOUT = 180_000;
 // their own; the chains make 592 (issue 22), and the base's answers may run to the classroom's
 // 400-token cap, so the limits grew with them. The test's 600 s limit still bounds it.
 const WEBGPU_EVAL_TIMEOUT = 540_000;
-const REPORT_KEYS = ['blocks', 'checkpoint', 'format', 'k', 'maxOutputChars', 'maxResponseTokens', 'problems', 'seed', 'temperature', 'topP', 'wallSeconds'];
+const REPORT_KEYS = ['blocks', 'checkpoint', 'format', 'k', 'maxOutputChars', 'maxResponseTokens', 'problemDepths', 'problems', 'seed', 'temperature', 'topP', 'wallSeconds'];
 const COLUMNS = [
   'Nmax', 'pass@1', '± s.e.', 'gain', '± s.e. of gain', 'easy', 'medium', 'hard', 'arithmetic', 'compose', 'search', 'error-prone', 'multi-step', 'chain', 'answers with code', 'code lines',
   'calls that ran', 'last call ran', 'first call at', 'calls per answer', 'right with one call', 'self-corrections', 'answers self-correcting',
@@ -70,9 +70,11 @@ test('pass@1 of the loaded run: fields checked, progress, a row per Nmax, the CL
   await expect(rows.nth(0).locator('th')).toHaveText('0');
   await expect(rows.nth(1).locator('th')).toHaveText('1');
   await expect(rows.nth(1).locator('td').first()).toHaveText(/^[01]\.\d{3}$/);
-  // Under it, calls per answer and the single-call share by depth, a row per Nmax.
+  // Under it, pass@1, calls per answer and the single-call share at each of the 5 depths, a row per Nmax:
+  // at Nmax 0 no call runs.
   await expect(panel.getByTestId('evaluation-depth-row')).toHaveCount(2);
-  await expect(panel.getByTestId('evaluation-depth-row').nth(0).locator('td').first()).toHaveText('0.00');
+  await expect(panel.getByTestId('evaluation-depth-row').nth(0).locator('td').first()).toHaveText(/^[01]\.\d{2}$/);
+  await expect(panel.getByTestId('evaluation-depth-row').nth(0).locator('td').nth(5)).toHaveText('0.00');
   await expectNoErrorNotice(page);
   await panel.screenshot({ path: `${ARTIFACTS}/lab-evaluation.png` });
 

@@ -109,17 +109,22 @@ describe('npm run compare', () => {
     expect(report.finalWindow).toBe(10);
   });
 
+  /**
+   * An npm run eval report of a sweep's arm in the folder `sweep`, scored at its own Nmax, with `fields`
+   * beside the blocks; its checkpoint's meta.config holds the run's nmax and seed, as npm run train writes it.
+   */
+  function armReport(sweep: string, nmax: number, seed: number, perProblem: number[], fields: Record<string, unknown> = {}): string {
+    const checkpoint = join(root, `${sweep}-s${seed}`, `nmax-${nmax}`, 'checkpoint');
+    mkdirSync(checkpoint, { recursive: true });
+    writeFileSync(join(checkpoint, 'model.json'), JSON.stringify({ meta: { kind: 'rl', config: { ...PRESETS.ablation, seed, nmax } } }));
+    const file = join(root, `${sweep}-eval-s${seed}-n${nmax}.json`);
+    const passAtOne = perProblem.reduce((a, b) => a + b, 0) / perProblem.length;
+    writeFileSync(file, JSON.stringify({ checkpoint, ...fields, blocks: [{ nmax, 'pass@1': passAtOne, perProblem }] }));
+    return file;
+  }
+
   it("--eval reports of two seeds: each seed's gain from its own arms, and their mean with the standard error over seeds", () => {
-    // A sweep's checkpoints as npm run train writes them (meta.config holds the run's nmax and seed).
-    const report = (nmax: number, seed: number, perProblem: number[]) => {
-      const checkpoint = join(root, `sweep-s${seed}`, `nmax-${nmax}`, 'checkpoint');
-      mkdirSync(checkpoint, { recursive: true });
-      writeFileSync(join(checkpoint, 'model.json'), JSON.stringify({ meta: { kind: 'rl', config: { ...PRESETS.ablation, seed, nmax } } }));
-      const file = join(root, `eval-s${seed}-n${nmax}.json`);
-      const passAtOne = perProblem.reduce((a, b) => a + b, 0) / perProblem.length;
-      writeFileSync(file, JSON.stringify({ checkpoint, blocks: [{ nmax, 'pass@1': passAtOne, perProblem }] }));
-      return file;
-    };
+    const report = (nmax: number, seed: number, perProblem: number[]) => armReport('sweep', nmax, seed, perProblem);
     const evalFiles = [report(4, 1, [1, 0, 0, 0]), report(4, 2, [0, 0, 0, 0]), report(8, 1, [1, 1, 0, 0]), report(8, 2, [1, 1, 1, 0])];
     const text = compareCommand(args([], { evalFiles }));
     // Seed 1: differences 0, 1, 0, 0 (mean 0.25, s.e. sqrt(0.25 / 4)); seed 2: 1, 1, 1, 0 (0.75, the same s.e.).
@@ -128,18 +133,32 @@ describe('npm run compare', () => {
     // Over seeds: mean 0.5; the two gains are 0.25 either side of it, s.e. sqrt(0.125 / 2) = 0.25.
     expect(text).toContain('| from Nmax | to Nmax | seeds | mean gain | ± s.e. |');
     expect(text).toContain('| 4 | 8 | 1,2 | 0.500 | 0.250 |');
+    // Reports without their problems' depths (from before them): no gain is split.
+    expect(text).not.toContain('## Each gain by the depth of its problems');
+  });
+
+  it("--eval reports that give their problems' depths: each gain split by depth, and the parts over seeds", () => {
+    const report = (nmax: number, seed: number, perProblem: number[], problemDepths: unknown = [1, 1, 1, 5]) => armReport('depths', nmax, seed, perProblem, { problemDepths });
+    const evalFiles = [report(4, 1, [1, 1, 1, 0]), report(8, 1, [1, 1, 1, 1]), report(4, 2, [1, 1, 1, 0]), report(8, 2, [0, 1, 1, 1])];
+    const text = compareCommand(args([], { evalFiles }));
+    expect(text).toContain('Problems: depth 1: 3, depth 5: 1.');
+    expect(text).toContain('| from Nmax | to Nmax | seed | gain | depth 1 | depth 5 |');
+    // Seed 1 gains only at depth 5. Seed 2 loses one depth-1 problem as it gains the depth-5 one: depth 1's
+    // differences -1, 0, 0 have s.e. 1/3, times their share 3/4 = 0.25.
+    expect(text).toContain('| 4 | 8 | 1 | 0.250 | +0.000 ± 0.000 | +0.250 ± 0.000 |');
+    expect(text).toContain('| 4 | 8 | 2 | 0.000 | -0.250 ± 0.250 | +0.250 ± 0.000 |');
+    expect(text).toContain('| 4 | 8 | 2 | 1.00 -> 0.67 | 0.00 -> 1.00 |');
+    // Over seeds: depth 1's parts 0 and -0.25 (mean -0.125, s.e. 0.125), depth 5's 0.25 twice.
+    expect(text).toContain('| from Nmax | to Nmax | seeds | mean gain | ± s.e. | depth 1 | depth 5 |');
+    expect(text).toContain('| 4 | 8 | 1,2 | 0.125 | 0.125 | -0.125 ± 0.125 | +0.250 ± 0.000 |');
+
+    expect(() => compareCommand(args([], { evalFiles: [report(4, 3, [1, 0], ['1', 2])] }))).toThrow(/problemDepths must list a depth from 1 to 5 for each problem/);
   });
 
   it('--eval reports of one seed sampled at other temperatures: no gain, and a line that says why', () => {
-    const report = (nmax: number, temperature: number) => {
-      const checkpoint = join(root, 'sweep-t', `nmax-${nmax}`, 'checkpoint');
-      mkdirSync(checkpoint, { recursive: true });
-      writeFileSync(join(checkpoint, 'model.json'), JSON.stringify({ meta: { kind: 'rl', config: { ...PRESETS.ablation, seed: 3, nmax } } }));
-      const file = join(root, `eval-t-n${nmax}.json`);
-      // The fields npm run eval writes beside the blocks (src/core/eval/evalReport.ts).
-      writeFileSync(file, JSON.stringify({ checkpoint, k: 4, temperature, topP: 0.7, seed: 0, maxResponseTokens: 432, maxOutputChars: 64, blocks: [{ nmax, 'pass@1': 0.5, perProblem: [1, 0] }] }));
-      return file;
-    };
+    // The fields npm run eval writes beside the blocks (src/core/eval/evalReport.ts).
+    const report = (nmax: number, temperature: number) =>
+      armReport('sampled', nmax, 3, [1, 0], { k: 4, temperature, topP: 0.7, seed: 0, maxResponseTokens: 432, maxOutputChars: 64 });
     const text = compareCommand(args([], { evalFiles: [report(4, 1), report(8, 0)] }));
     expect(text).not.toContain('| from Nmax | to Nmax | seed | gain | ± s.e. |');
     expect(text).toContain('## Gains not paired: the two arms were evaluated with other sampling settings');

@@ -61,7 +61,7 @@ describe('npm run sft', () => {
 describe("npm run eval's table", () => {
   const block = (nmax: number, figures: Partial<EvalBlock>): EvalBlock => ({
     nmax, samples: 8, 'pass@1': 0.5, standardError: 0.1, byTier: { easy: 1, medium: 0.5, hard: null },
-    byKind: { arithmetic: 0.5, compose: null, search: null, errorProne: null, multiStep: null, chain: null }, byFamily: {}, perProblem: [],
+    byKind: { arithmetic: 0.5, compose: null, search: null, errorProne: null, multiStep: null, chain: null }, byFamily: {}, byDepth: [null, null, null, null, null], perProblem: [],
     codeRatio: 1, codeLines: 1, correctCodeCount: 8, codePassRate: 1, invocationPosition: 0.1, callsPerResponse: 1.25,
     callsHistogram: [0, 6, 2, 0, 0, 0, 0, 0, 0], singleCallShare: 0.75, singleCallShareByDepth: [null, null, null, null, null], callsPerResponseByDepth: [null, null, null, null, null],
     selfCorrections: 2, selfCorrectedResponses: 2, selfCorrectionShare: 0.25, ...figures,
@@ -69,17 +69,17 @@ describe("npm run eval's table", () => {
 
   it('gives a row per Nmax with the self-corrections and their share, then the depths some block measured', () => {
     const text = evalTable([
-      block(1, { callsPerResponseByDepth: [1, 1, null, 1, null], singleCallShareByDepth: [1, 1, null, null, null] }),
-      block(4, { callsPerResponseByDepth: [1, 2, null, 3.5, null], singleCallShareByDepth: [1, 0.5, null, 0, null] }),
+      block(1, { byDepth: [0.75, 0.5, null, 0, null], callsPerResponseByDepth: [1, 1, null, 1, null], singleCallShareByDepth: [1, 1, null, null, null] }),
+      block(4, { byDepth: [0.75, 1, null, 0.25, null], callsPerResponseByDepth: [1, 2, null, 3.5, null], singleCallShareByDepth: [1, 0.5, null, 0, null] }),
     ]);
     expect(text.split('\n')).toEqual([
       'nmax  pass@1  easy   medium hard   codeRatio calls/resp codePass single selfCorr selfCorrShare',
       '1     0.500   1.000  0.500  --  1.000     1.250      1.000    0.750  2        0.250',
       '4     0.500   1.000  0.500  --  1.000     1.250      1.000    0.750  2        0.250',
       'by depth (the calls a step-by-step solution takes):',
-      'nmax  calls d1 calls d2 calls d4 single d1 single d2 single d4',
-      '1     1.00     1.00     1.00     1.00     1.00     --',
-      '4     1.00     2.00     3.50     1.00     0.50     0.00',
+      'nmax  pass d1  pass d2  pass d4  calls d1 calls d2 calls d4 single d1 single d2 single d4',
+      '1     0.75     0.50     0.00     1.00     1.00     1.00     1.00     1.00     --',
+      '4     0.75     1.00     0.25     1.00     2.00     3.50     1.00     0.50     0.00',
     ]);
   });
 

@@ -99,3 +99,57 @@ describe('arms sampled otherwise', () => {
     expect(matrix.unpairedGains).toEqual([{ fromNmax: 4, toNmax: 8, seed: 1, reason: 'sampled otherwise: temperature 1 vs 0.5, topP 0.7 vs 1' }]);
   });
 });
+
+describe('a gain split by the depth of its problems', () => {
+  /** Problems of depths 1, 1, 1, 5 (as an eval report's problemDepths gives them). */
+  const withDepths = (input: EvalMatrixInput, problemDepths = [1, 1, 1, 5]): EvalMatrixInput => ({ ...input, report: { ...input.report, problemDepths } });
+
+  it('gives each depth its part of the gain, the parts adding up to it, with pass@1 there on each side', () => {
+    const [gain] = evalMatrix([withDepths(arm(4, 1, [1, 0.5, 1, 0])), withDepths(arm(8, 1, [0.5, 0.5, 0.75, 1]))]).ownNmaxGains;
+    // Depth 1: differences -0.5, 0, -0.25 (mean -0.25) over 3 of the 4 problems; depth 5: +1 over 1 of 4.
+    expect(gain.difference).toBeCloseTo(0.0625, 12);
+    expect(gain.byDepth.map((p) => [p.depth, p.problems, p.fromPassAtOne, p.toPassAtOne])).toEqual([
+      [1, 3, 2.5 / 3, 1.75 / 3],
+      [5, 1, 0, 1],
+    ]);
+    expect(gain.byDepth[0].part).toBeCloseTo(-0.25 * 0.75, 12);
+    expect(gain.byDepth[1].part).toBeCloseTo(0.25, 12);
+    expect(gain.byDepth[0].part + gain.byDepth[1].part).toBeCloseTo(gain.difference, 12);
+    // Depth 1's differences: sample variance (0.0625 + 0.0625 + 0) / 2, s.e. sqrt(0.0625 / 3), times its share 3/4.
+    expect(gain.byDepth[0].standardError).toBeCloseTo(Math.sqrt(0.0625 / 3) * 0.75, 12);
+    expect(gain.byDepth[1].standardError).toBe(0);
+  });
+
+  it('is not split when a report has no depths (from before them) or the two give other depths', () => {
+    const [old] = evalMatrix([arm(4, 1, [1, 0, 1, 0]), withDepths(arm(8, 1, [1, 1, 1, 0]))]).ownNmaxGains;
+    expect(old.difference).toBeCloseTo(0.25, 12);
+    expect(old.byDepth).toEqual([]);
+    const [other] = evalMatrix([withDepths(arm(4, 1, [1, 0, 1, 0])), withDepths(arm(8, 1, [1, 1, 1, 0]), [1, 1, 2, 5])]).ownNmaxGains;
+    expect(other.byDepth).toEqual([]);
+  });
+
+  it("over seeds: each depth's part, its mean and the standard error over the seeds", () => {
+    const matrix = evalMatrix([
+      withDepths(arm(4, 1, [1, 1, 1, 0])),
+      withDepths(arm(8, 1, [1, 1, 1, 1])), // depth 1: 0, depth 5: +0.25
+      withDepths(arm(4, 2, [1, 1, 1, 0])),
+      withDepths(arm(8, 2, [0, 1, 1, 1])), // depth 1: -0.25, depth 5: +0.25
+      withDepths(arm(4, 3, [0, 1, 1, 0])),
+      withDepths(arm(8, 3, [1, 1, 1, 0])), // depth 1: +0.25, depth 5: 0
+    ]);
+    const [overSeeds] = matrix.gainsOverSeeds;
+    expect(overSeeds.byDepth.map((p) => p.depth)).toEqual([1, 5]);
+    // Depth 1's parts 0, -0.25, 0.25: mean 0, sample variance 0.0625, s.e. sqrt(0.0625 / 3).
+    expect(overSeeds.byDepth[0].mean).toBeCloseTo(0, 12);
+    expect(overSeeds.byDepth[0].standardError).toBeCloseTo(Math.sqrt(0.0625 / 3), 12);
+    // Depth 5's 0.25, 0.25, 0: mean 1/6; deviations 1/12, 1/12, -1/6: variance (1/144 + 1/144 + 4/144) / 2.
+    expect(overSeeds.byDepth[1].mean).toBeCloseTo(1 / 6, 12);
+    expect(overSeeds.byDepth[1].standardError).toBeCloseTo(Math.sqrt(3 / 144 / 3), 12);
+    expect(overSeeds.mean).toBeCloseTo(overSeeds.byDepth[0].mean + overSeeds.byDepth[1].mean, 12);
+  });
+
+  it('over seeds: not split when a seed gave no depths', () => {
+    const matrix = evalMatrix([withDepths(arm(4, 1, [1, 1, 1, 0])), withDepths(arm(8, 1, [1, 1, 1, 1])), arm(4, 2, [1, 1, 1, 0]), arm(8, 2, [0, 1, 1, 1])]);
+    expect(matrix.gainsOverSeeds[0].byDepth).toEqual([]);
+  });
+});

@@ -42,6 +42,20 @@ describe('pass@1 arithmetic', () => {
     expect(block.callsPerResponseByDepth).toEqual([0, null, null, null, null]);
     expect(block.singleCallShareByDepth).toEqual([null, null, null, null, null]);
   });
+
+  it('gives pass@1 over the problems of each depth: a chain its own, multi-step 2, every other kind 1', () => {
+    const problems: Problem[] = [
+      problem('a', 'easy'),
+      { ...problem('m', 'hard'), kind: 'multiStep' },
+      { ...problem('c3', 'hard'), kind: 'chain', depth: 3 },
+      { ...problem('c3b', 'hard'), kind: 'chain', depth: 3 },
+      { ...problem('c1', 'hard'), kind: 'chain', depth: 1 },
+    ];
+    const episodes = Array.from({ length: 10 }, () => ({ tokens: [5, 5], calls: [] }));
+    // Per problem: 0.5, 1, 0, 0.5, 1.
+    const block = evalBlock(4, problems, 2, episodes, [1, 0, 1, 1, 0, 0, 0, 1, 1, 1]);
+    expect(block.byDepth).toEqual([0.75, 1, 0.25, null, null]);
+  });
 });
 
 describe('nucleusFilter', () => {
@@ -158,7 +172,7 @@ describe('evaluatePassAtOne', () => {
     expect(blocks.map((b) => Object.keys(b).sort())).toEqual(
       Array(2).fill(
         [
-          'byFamily', 'byKind', 'byTier', 'callsHistogram', 'callsPerResponse', 'callsPerResponseByDepth', 'codeLines', 'codePassRate', 'codeRatio',
+          'byDepth', 'byFamily', 'byKind', 'byTier', 'callsHistogram', 'callsPerResponse', 'callsPerResponseByDepth', 'codeLines', 'codePassRate', 'codeRatio',
           'correctCodeCount', 'invocationPosition', 'nmax', 'pass@1', 'perProblem', 'samples', 'selfCorrectedResponses', 'selfCorrectionShare',
           'selfCorrections', 'singleCallShare', 'singleCallShareByDepth', 'standardError',
         ].sort(),
@@ -177,6 +191,7 @@ describe('evaluatePassAtOne', () => {
     expect(none.perProblem).toEqual(problems.map(() => 0));
     expect(one.byFamily.oneDigitSum).toBe(1);
     expect(one.byFamily.power).toBe(0);
+    expect(one.byDepth).toEqual([0.5, null, null, null, null]);
     // 64 per-problem scores, half 1 and half 0: sd = sqrt(64/63 * 0.25), over sqrt(64).
     expect(one.standardError).toBeCloseTo(Math.sqrt((64 / 63) * 0.25) / 8, 12);
     expect(none.standardError).toBe(0);

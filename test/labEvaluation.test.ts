@@ -15,6 +15,7 @@ import type { GPTConfig } from '../src/core/model/config';
 import { GPT } from '../src/core/model/gpt';
 import type { PythonSandbox, RunResult } from '../src/core/sandbox/protocol';
 import { evalSet, testSet } from '../src/core/tasks/splits';
+import { problemDepth } from '../src/core/tasks/problem';
 import { VOCAB_SIZE } from '../src/core/tokenizer';
 import { passAtOneWithProgress, type EvaluationHooks } from '../src/trainerWorker/passAtOneJob';
 import { checkpointEpisodeLimits } from '../src/core/eval/checkpointLimits';
@@ -31,9 +32,9 @@ const TINY: GPTConfig = { vocabSize: VOCAB_SIZE, contextLength: 96, nLayer: 1, n
 /** The run config a tiny checkpoint carries: short answers, so the test set fits the tiny context. */
 const TINY_RUN: ExperimentConfig = { ...PRESETS.quick, steps: 50, promptsPerStep: 2, groupSize: 2, minibatchSize: 4, maxResponseTokens: 12, maxOutputChars: 16, testEvery: 1000, samplesPerStep: 0, format: 'retool' };
 /** The keys of `npm run eval`'s report and of each of its blocks (docs/retool.md). */
-const REPORT_KEYS = ['blocks', 'checkpoint', 'format', 'k', 'maxOutputChars', 'maxResponseTokens', 'problems', 'seed', 'temperature', 'topP', 'wallSeconds'];
+const REPORT_KEYS = ['blocks', 'checkpoint', 'format', 'k', 'maxOutputChars', 'maxResponseTokens', 'problemDepths', 'problems', 'seed', 'temperature', 'topP', 'wallSeconds'];
 const BLOCK_KEYS = [
-  'byFamily', 'byKind', 'byTier', 'callsHistogram', 'callsPerResponse', 'callsPerResponseByDepth', 'codeLines', 'codePassRate', 'codeRatio', 'correctCodeCount',
+  'byDepth', 'byFamily', 'byKind', 'byTier', 'callsHistogram', 'callsPerResponse', 'callsPerResponseByDepth', 'codeLines', 'codePassRate', 'codeRatio', 'correctCodeCount',
   'invocationPosition', 'nmax', 'pass@1', 'perProblem', 'samples', 'selfCorrectedResponses', 'selfCorrectionShare', 'selfCorrections', 'singleCallShare',
   'singleCallShareByDepth', 'standardError',
 ];
@@ -155,6 +156,7 @@ describe('passAtOneWithProgress', () => {
     expect(none).toMatchObject({ nmax: 0, samples: 640, 'pass@1': 0, codeRatio: 1, callsPerResponse: 0, correctCodeCount: 0 });
     expect(one).toMatchObject({ nmax: 1, samples: 640, 'pass@1': 32 / 160, byTier: { easy: 1, medium: 1, hard: 0 }, correctCodeCount: 640, singleCallShare: 1 });
     expect(one.byKind).toEqual({ arithmetic: 0.5, compose: 0, search: 0, errorProne: 0, multiStep: 0, chain: 0 });
+    expect(report.problemDepths).toEqual(testSet().map(problemDepth));
 
     const cli = (await passAtOneReport(scriptedRetoolModel(), testSet(), { ...settings, label: 'scripted' }, checkpointEpisodeLimits(meta), testSetSandbox()))!;
     expect({ ...report, wallSeconds: 0 }).toEqual({ ...cli, wallSeconds: 0 });

@@ -34,14 +34,14 @@ const history = [
 ];
 const block = {
   nmax: 2, samples: 8, 'pass@1': 0.5, standardError: 0.1, byTier: { easy: 0.5, medium: null, hard: null },
-  byKind: { arithmetic: 0.5, compose: null, search: null, errorProne: null, multiStep: null, chain: null }, byFamily: { oneDigitSum: 0.5 }, perProblem: [0.5, 0.5],
+  byKind: { arithmetic: 0.5, compose: null, search: null, errorProne: null, multiStep: null, chain: null }, byFamily: { oneDigitSum: 0.5 }, byDepth: [0.5, null, null, null, null], perProblem: [0.5, 0.5],
   codeRatio: 0.5, codeLines: 1, correctCodeCount: 1, codePassRate: 1, invocationPosition: 0.2, callsPerResponse: 1, callsHistogram: [4, 4],
   singleCallShare: 1, singleCallShareByDepth: [1, null, null, null, null], callsPerResponseByDepth: [1, null, null, null, null], selfCorrections: 0, selfCorrectedResponses: 0, selfCorrectionShare: 0,
 };
 const passAtOne = {
   step: 2,
   evaluatedAt: 5,
-  report: { checkpoint: 'good run step 2', format: 'zerotir', problems: 2, k: 4, temperature: 1, topP: 0.7, seed: 1, maxResponseTokens: 96, maxOutputChars: 64, wallSeconds: 1, blocks: [block] },
+  report: { checkpoint: 'good run step 2', format: 'zerotir', problems: 2, k: 4, temperature: 1, topP: 0.7, seed: 1, maxResponseTokens: 96, maxOutputChars: 64, wallSeconds: 1, problemDepths: [1, 1], blocks: [block] },
 };
 export const goodRunFile: Record<string, unknown> = {
   ...JSON.parse(

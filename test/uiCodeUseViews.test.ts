@@ -67,14 +67,14 @@ describe('the calls histogram', () => {
 
 const block = (nmax: number, figures: Partial<EvalBlock>): EvalBlock => ({
   nmax, samples: 8, 'pass@1': 0.5, standardError: 0.1, byTier: { easy: 1, medium: 0.5, hard: null },
-  byKind: { arithmetic: 0.5, compose: null, search: null, errorProne: null, multiStep: null, chain: null }, byFamily: {}, perProblem: [0.5, 0.5],
+  byKind: { arithmetic: 0.5, compose: null, search: null, errorProne: null, multiStep: null, chain: null }, byFamily: {}, byDepth: [null, null, null, null, null], perProblem: [0.5, 0.5],
   codeRatio: 1, codeLines: 1, correctCodeCount: 8, codePassRate: 1, invocationPosition: 0.1, callsPerResponse: 1.25,
   callsHistogram: [0, 6, 2, 0, 0, 0, 0, 0, 0], singleCallShare: 0.75, singleCallShareByDepth: [null, null, null, null, null], callsPerResponseByDepth: [null, null, null, null, null],
   selfCorrections: 2, selfCorrectedResponses: 2, selfCorrectionShare: 0.25, ...figures,
 });
 
 function evaluated(blocks: EvalBlock[]): LabRun {
-  const report = { checkpoint: 'r @ step 3', format: 'zerotir' as const, problems: 2, k: 4, temperature: 1, topP: 0.7, seed: 0, maxResponseTokens: 96, maxOutputChars: 64, wallSeconds: 1, blocks };
+  const report = { checkpoint: 'r @ step 3', format: 'zerotir' as const, problems: 2, k: 4, temperature: 1, topP: 0.7, seed: 0, maxResponseTokens: 96, maxOutputChars: 64, wallSeconds: 1, problemDepths: [1, 2], blocks };
   return run('evaluated', [metricsAt(3)], { passAtOne: { step: 3, report, evaluatedAt: 1 } });
 }
 
@@ -84,30 +84,38 @@ function rows(html: string, testId: string): string[][] {
 }
 
 describe('the evaluation by depth', () => {
-  it('gives calls per answer and the single-call share at each depth some block measured', () => {
+  it('gives pass@1, calls per answer and the single-call share at each depth some block measured', () => {
     const html = render(EvaluationPanel, [
       evaluated([
-        block(1, { callsPerResponseByDepth: [1, 1, null, 1, null], singleCallShareByDepth: [1, 1, null, null, null] }),
-        block(4, { callsPerResponseByDepth: [1, 2, null, 3.5, null], singleCallShareByDepth: [1, 0.5, null, 0, null] }),
+        block(1, { byDepth: [0.75, 0.5, null, 0, null], callsPerResponseByDepth: [1, 1, null, 1, null], singleCallShareByDepth: [1, 1, null, null, null] }),
+        block(4, { byDepth: [0.75, 1, null, 0.25, null], callsPerResponseByDepth: [1, 2, null, 3.5, null], singleCallShareByDepth: [1, 0.5, null, 0, null] }),
       ]),
     ]);
     expect(html).toContain('data-testid="evaluation-depth-table"');
-    // Depths 1, 2 and 4: calls per answer, then right with one call.
+    // Depths 1, 2 and 4: pass@1, calls per answer, then right with one call.
     expect(rows(html, 'evaluation-depth-row')).toEqual([
-      ['1', '1.00', '1.00', '1.00', '1.00', '1.00', '–'],
-      ['4', '1.00', '2.00', '3.50', '1.00', '0.50', '0.00'],
+      ['1', '0.75', '0.50', '0.00', '1.00', '1.00', '1.00', '1.00', '1.00', '–'],
+      ['4', '0.75', '1.00', '0.25', '1.00', '2.00', '3.50', '1.00', '0.50', '0.00'],
     ]);
     expect(rows(html, 'evaluation-row')).toHaveLength(2);
   });
 
   it('shows no depth table for a report from before the figures, read through the run checks', () => {
-    const { singleCallShareByDepth: _s, callsPerResponseByDepth: _c, ...old } = block(2, {});
-    const result = checkPassAtOne({ step: 3, evaluatedAt: 1, report: { ...evaluated([]).passAtOne!.report, blocks: [old] } }, 'passAtOne');
+    const { singleCallShareByDepth: _s, callsPerResponseByDepth: _c, byDepth: _p, ...old } = block(2, {});
+    const { problemDepths: _d, ...oldReport } = evaluated([]).passAtOne!.report;
+    const result = checkPassAtOne({ step: 3, evaluatedAt: 1, report: { ...oldReport, blocks: [old] } }, 'passAtOne');
+    expect(result!.report.problemDepths).toEqual([]);
+    expect(result!.report.blocks[0].byDepth).toEqual([null, null, null, null, null]);
     expect(result!.report.blocks[0].singleCallShareByDepth).toEqual([null, null, null, null, null]);
     expect(result!.report.blocks[0].callsPerResponseByDepth).toEqual([null, null, null, null, null]);
     const html = render(EvaluationPanel, [run('evaluated', [metricsAt(3)], { passAtOne: result })]);
     expect(rows(html, 'evaluation-row')).toHaveLength(1);
     expect(html).not.toContain('evaluation-depth-table');
+  });
+
+  it("refuses a stored report whose problems' depths are not depths", () => {
+    const report = { ...evaluated([block(2, {})]).passAtOne!.report, problemDepths: [1, 6] };
+    expect(() => checkPassAtOne({ step: 3, evaluatedAt: 1, report }, 'passAtOne')).toThrow('passAtOne.report.problemDepths[1] is not a depth from 1 to 5');
   });
 });
 

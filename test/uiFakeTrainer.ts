@@ -115,7 +115,7 @@ export class FakeTrainer implements TrainerWorkerApi {
       const share = (10 * request.k + nmax) / 100;
       blocks.push({
         nmax, samples: 64 * request.k, 'pass@1': share, standardError: 0.01, byTier: { easy: share, medium: share, hard: share },
-        byKind: { arithmetic: share, compose: null, search: null, errorProne: null, multiStep: null, chain: null }, byFamily: { oneDigitSum: share }, perProblem: [share],
+        byKind: { arithmetic: share, compose: null, search: null, errorProne: null, multiStep: null, chain: null }, byFamily: { oneDigitSum: share }, byDepth: [share, null, null, null, null], perProblem: [share],
         selfCorrectedResponses: 0, selfCorrectionShare: 0,
         codeRatio: 0, codeLines: 0, correctCodeCount: 0, codePassRate: null, invocationPosition: null,
         callsPerResponse: 0, callsHistogram: [64 * request.k], singleCallShare: null,
@@ -124,7 +124,7 @@ export class FakeTrainer implements TrainerWorkerApi {
       this.emit({ type: 'progress', task: 'evaluate', done: i + 1, total: request.nmaxList.length, etaSeconds: null });
     }
     const { nmaxList: _nmaxList, checkpoint: _checkpoint, label, ...settings } = request;
-    return { checkpoint: label, format: 'zerotir', problems: 64, ...settings, maxResponseTokens: 96, maxOutputChars: 64, wallSeconds: 0.01, blocks };
+    return { checkpoint: label, format: 'zerotir', problems: 64, ...settings, maxResponseTokens: 96, maxOutputChars: 64, wallSeconds: 0.01, problemDepths: [1], blocks };
   }
 
   async cancelEvaluation() {

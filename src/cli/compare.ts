@@ -6,8 +6,9 @@
  * reached the reference run's final one (the first run is the reference unless told) and the
  * self-correction share of the start policy beside the final one; the final calls per answer and
  * single-call share by problem depth; and the train-Nmax by eval-Nmax pass@1 matrix from
- * `npm run eval` reports, with each seed's gains from one trained Nmax to the next and, given
- * several seeds, their mean over seeds (src/core/metrics/evalMatrix.ts). A DIR is what `npm run train`
+ * `npm run eval` reports, with each seed's gains from one trained Nmax to the next, split by the
+ * depth of the problems, and, given several seeds, their mean over seeds
+ * (src/core/metrics/evalMatrix.ts, printed by evalMatrixTables.ts). A DIR is what `npm run train`
  * writes (metrics.jsonl; the config from summary.json, else checkpoint/model.json); its eval.json,
  * if any, joins the matrix. A FILE is a lab run export (.json) or an eval report. --json prints one
  * JSON object instead of the tables.
@@ -23,6 +24,8 @@ import { emptyStepMetrics, type StepMetrics } from '../core/metrics/stepMetrics'
 import { decimalNumber } from '../core/experiment';
 import { MAX_DEPTH } from '../core/tasks/problem';
 import { argsOrExitCode, UsageError } from './cliArgs';
+import { evalSections } from './evalMatrixTables';
+import { fixed, table } from './markdownTable';
 
 const USAGE = `usage: npm run compare -- [--reference DIR] [--target X] [--json] [--eval FILE]... DIR|FILE...
   DIR          a run directory written by npm run train (metrics.jsonl, summary.json, checkpoint/)
@@ -165,6 +168,9 @@ function evalInput(path: string, json: unknown): EvalMatrixInput {
   if (!Array.isArray(report.blocks) || report.blocks.some((b) => typeof b.nmax !== 'number' || typeof b['pass@1'] !== 'number')) {
     throw new InputError(`${path} is not an npm run eval report (each block needs nmax and pass@1)`);
   }
+  if (report.problemDepths !== undefined && !(Array.isArray(report.problemDepths) && report.problemDepths.every((d) => Number.isInteger(d) && d >= 1 && d <= MAX_DEPTH))) {
+    throw new InputError(`${path}: problemDepths must list a depth from 1 to ${MAX_DEPTH} for each problem`);
+  }
   const manifest = report.checkpoint ? join(report.checkpoint, 'model.json') : null;
   const meta = manifest && existsSync(manifest) ? ((readJson(manifest) as { meta?: { config?: { nmax?: number; seed?: number } } }).meta ?? {}) : {};
   return { label: report.checkpoint ?? path, trainNmax: meta.config?.nmax ?? null, seed: meta.config?.seed ?? null, report };
@@ -184,17 +190,9 @@ function trimSlash(path: string): string {
 
 // ---- markdown --------------------------------------------------------------------------------
 
-function fixed(x: number | null, digits = 3): string {
-  return x === null ? '–' : x.toFixed(digits);
-}
-
 /** Steps: whole numbers as such, a mean over seeds with one decimal. */
 function stepFigure(x: number | null): string {
   return x === null ? '–' : Number.isInteger(x) ? String(x) : x.toFixed(1);
-}
-
-function table(head: string[], rows: string[][]): string {
-  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }
 
 // "final": the mean of the last FINAL_WINDOW measured steps, as everywhere (runSummary.ts).
@@ -253,60 +251,6 @@ export function markdownReport(comparison: RunComparison, matrix: EvalMatrix | n
   if (byDepth !== null) sections.push(byDepth);
   if (matrix) sections.push(...evalSections(matrix));
   return `${sections.join('\n\n')}\n`;
-}
-
-/** The matrix, each seed's gains (and those it cannot pair), and where two seeds or more measured a gain, its mean over them. */
-function evalSections(matrix: EvalMatrix): string[] {
-  const seedCell = (seed: number | null) => (seed === null ? '?' : String(seed));
-  const sections = [
-    [
-      '## pass@1: train Nmax (rows) × eval Nmax (columns)',
-      '',
-      table(
-        ['checkpoint', 'train Nmax', 'seed', ...matrix.evalNmax.map((n) => `eval ${n}`)],
-        matrix.rows.map((r) => [r.label, r.trainNmax === null ? '–' : String(r.trainNmax), seedCell(r.seed), ...r.passAtOne.map((p) => fixed(p))]),
-      ),
-    ].join('\n'),
-  ];
-  if (matrix.ownNmaxGains.length > 0) {
-    sections.push(
-      [
-        '## pass@1 gain of each trained Nmax at its own Nmax over the next smaller one of the same seed (paired over problems)',
-        '',
-        "The standard error is the evaluation's: it leaves out how much another seed's training would move the gain.",
-        '',
-        table(
-          ['from Nmax', 'to Nmax', 'seed', 'gain', '± s.e.'],
-          matrix.ownNmaxGains.map((g) => [String(g.fromNmax), String(g.toNmax), seedCell(g.seed), fixed(g.difference), fixed(g.standardError)]),
-        ),
-      ].join('\n'),
-    );
-  }
-  if (matrix.unpairedGains.length > 0) {
-    sections.push(
-      [
-        '## Gains not paired: the two arms were evaluated with other sampling settings',
-        '',
-        table(
-          ['from Nmax', 'to Nmax', 'seed', 'why'],
-          matrix.unpairedGains.map((g) => [String(g.fromNmax), String(g.toNmax), seedCell(g.seed), g.reason]),
-        ),
-      ].join('\n'),
-    );
-  }
-  if (matrix.gainsOverSeeds.length > 0) {
-    sections.push(
-      [
-        '## The same gains over seeds (mean, and the standard error over seeds: training and evaluation noise)',
-        '',
-        table(
-          ['from Nmax', 'to Nmax', 'seeds', 'mean gain', '± s.e.'],
-          matrix.gainsOverSeeds.map((g) => [String(g.fromNmax), String(g.toNmax), g.seeds.join(','), fixed(g.mean), fixed(g.standardError)]),
-        ),
-      ].join('\n'),
-    );
-  }
-  return sections;
 }
 
 function runTables({ target, reference, differences, runs, arms }: RunComparison): string {

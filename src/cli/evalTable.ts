@@ -15,15 +15,16 @@ export function evalTable(blocks: EvalBlock[]): string {
   return [head, ...rows, ...depthRows(blocks)].join('\n');
 }
 
-/** Calls per answer and single-call share at each depth a block measured (none: no lines). */
+/** pass@1, calls per answer and single-call share at each depth a block measured (none: no lines). */
 function depthRows(blocks: EvalBlock[]): string[] {
   const depths = [...Array(MAX_DEPTH).keys()].filter((d) => blocks.some((b) => b.callsPerResponseByDepth[d] !== null));
   if (depths.length === 0) return [];
   const cell = (text: string) => text.padEnd(8);
-  const head = ['nmax ', ...depths.map((d) => cell(`calls d${d + 1}`)), ...depths.map((d) => cell(`single d${d + 1}`))].join(' ');
+  const head = ['nmax ', ...depths.map((d) => cell(`pass d${d + 1}`)), ...depths.map((d) => cell(`calls d${d + 1}`)), ...depths.map((d) => cell(`single d${d + 1}`))].join(' ');
   const rows = blocks.map((b) =>
     [
       String(b.nmax).padEnd(5),
+      ...depths.map((d) => cell(f(b.byDepth[d], 2))),
       ...depths.map((d) => cell(f(b.callsPerResponseByDepth[d], 2))),
       ...depths.map((d) => cell(f(b.singleCallShareByDepth[d], 2))),
     ].join(' '),

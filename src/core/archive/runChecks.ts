@@ -119,6 +119,11 @@ function depthFigures(value: unknown, path: string): (number | null)[] {
   return [...figures, ...new Array<number | null>(MAX_DEPTH - figures.length).fill(null)];
 }
 
+function depth(value: unknown, path: string): number {
+  if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > MAX_DEPTH) refuse(path, `is not a depth from 1 to ${MAX_DEPTH}`);
+  return value as number;
+}
+
 /** Figures keyed by the names in `keys`, a missing one null (a kind added after the record was made). */
 function keyedFigures<K extends string>(value: unknown, path: string, keys: readonly K[]): Record<K, number | null> {
   const figures = record(value, path);
@@ -229,6 +234,7 @@ function checkBlock(value: unknown, path: string): EvalBlock {
     byTier: keyedFigures<Tier>(block.byTier, at('byTier'), TIERS),
     byKind: keyedFigures<Kind>(block.byKind, at('byKind'), KINDS),
     byFamily: familyFigures(block.byFamily, at('byFamily')),
+    byDepth: depthFigures(block.byDepth, at('byDepth')),
     // Reports from before the paired differences have no per-problem list: no difference is shown.
     perProblem: block.perProblem === undefined ? [] : list(block.perProblem, at('perProblem'), RUN_LIMITS.problems).map((x, i) => finite(x, `${at('perProblem')}[${i}]`)),
     codeRatio: figure(block.codeRatio, at('codeRatio')),
@@ -262,6 +268,9 @@ function checkReport(value: unknown, path: string): EvalReport {
     maxResponseTokens: count(report.maxResponseTokens, at('maxResponseTokens')),
     maxOutputChars: count(report.maxOutputChars, at('maxOutputChars')),
     wallSeconds: finite(report.wallSeconds, at('wallSeconds')),
+    // Reports from before the gain by depth have no depths: no gain is split.
+    problemDepths:
+      report.problemDepths === undefined ? [] : list(report.problemDepths, at('problemDepths'), RUN_LIMITS.problems).map((d, i) => depth(d, `${at('problemDepths')}[${i}]`)),
     blocks: list(report.blocks, at('blocks'), RUN_LIMITS.blocks).map((b, i) => checkBlock(b, `${at('blocks')}[${i}]`)),
   };
 }

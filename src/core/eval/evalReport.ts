@@ -34,6 +34,11 @@ export interface EvalBlock extends CodeUseFigures {
   byKind: Record<Kind, number | null>;
   /** pass@1 over each family's problems, families in name order. */
   byFamily: Record<string, number>;
+  /**
+   * pass@1 over the problems of each depth (problemDepth: the calls a step-by-step solution takes),
+   * index d - 1 up to MAX_DEPTH, null for a depth with none (and in reports from before it).
+   */
+  byDepth: (number | null)[];
   /** pass@1 of each problem, in the problem set's order: what pairs two arms (pairedDifference). */
   perProblem: number[];
 }
@@ -50,6 +55,11 @@ export interface EvalReport {
   maxResponseTokens: number;
   maxOutputChars: number;
   wallSeconds: number;
+  /**
+   * The depth of each problem, in perProblem's order: what splits a paired gain by depth
+   * (evalMatrix.ts). Empty in reports from before it.
+   */
+  problemDepths: number[];
   blocks: EvalBlock[];
 }
 

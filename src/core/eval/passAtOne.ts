@@ -1,7 +1,7 @@
 /**
  * Held-out evaluation as ReTool reports it: k samples per test problem, pass@1 = the share of a
  * problem's k samples that are correct, averaged over problems; overall with its standard error,
- * by difficulty tier, by kind and by family, and with the code-use figures, one block per
+ * by difficulty tier, by kind, by family and by depth, and with the code-use figures, one block per
  * inference Nmax.
  */
 import { episodeConfig, type Episode, type EpisodeLimits } from '../rollout/episode';
@@ -12,7 +12,7 @@ import type { GPT } from '../model/gpt';
 import { Random } from '../random';
 import { evaluateProblems } from './evaluate';
 import type { PythonSandbox, RunOptions } from '../sandbox/protocol';
-import { KINDS, TIERS, type Kind, type Problem, type Tier } from '../tasks/problem';
+import { KINDS, MAX_DEPTH, problemDepth, TIERS, type Kind, type Problem, type Tier } from '../tasks/problem';
 import type { EvalBlock, EvalReport, PassAtOneSettings } from './evalReport';
 import { withNucleusFilter } from './nucleus';
 
@@ -63,6 +63,7 @@ export function evalBlock(
   const byKind = Object.fromEntries(KINDS.map((kind) => [kind, over((p) => p.kind === kind)])) as Record<Kind, number | null>;
   const families = [...new Set(problems.map((p) => p.family))].sort();
   const byFamily = Object.fromEntries(families.map((family) => [family, over((p) => p.family === family)!]));
+  const byDepth = Array.from({ length: MAX_DEPTH }, (_, d) => over((p) => problemDepth(p) === d + 1));
   return {
     nmax,
     samples: rewards.length,
@@ -71,6 +72,7 @@ export function evalBlock(
     byTier,
     byKind,
     byFamily,
+    byDepth,
     perProblem,
     ...codeUseFigures(episodes, rewards, problems.flatMap((p) => Array<Problem>(k).fill(p))),
   };
@@ -146,6 +148,7 @@ export async function passAtOneReport(
     maxResponseTokens: episode.maxResponseTokens,
     maxOutputChars: episode.maxOutputChars,
     wallSeconds: (performance.now() - started) / 1000,
+    problemDepths: problems.map(problemDepth),
     blocks,
   };
 }

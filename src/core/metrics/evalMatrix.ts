@@ -11,12 +11,18 @@
  * over the Nmax 4 arm ranges from -0.004 to +0.018 over five seeds, each with a paired error of
  * 0.005-0.009: docs/tasks.md). Two arms evaluated with other sampling settings are not paired
  * either: the matrix says which and why.
+ *
+ * A gain is also split by the depth of its problems (the calls a step-by-step solution takes), parts
+ * that add up to it: a problem no deeper than the smaller budget needs no call that budget lacks
+ * (bar repairs of failed calls), so its part is mostly the two trainings differing, not the budget.
  */
 import { meanOrNull, standardErrorOfMean } from './means';
 import { pairedDifference } from './pairedDifference';
 
 /** What the matrix needs of an `npm run eval` report (src/cli/eval.ts). */
 export interface EvalReportBlocks extends Partial<Record<SamplingSetting, number>> {
+  /** Each problem's depth in perProblem's order: absent (or empty) in reports from before it; then no gain is split by depth. */
+  problemDepths?: number[];
   /** perProblem: absent in reports written before it existed; then no gain is paired. */
   blocks: { nmax: number; 'pass@1': number; perProblem?: number[] }[];
 }
@@ -47,6 +53,23 @@ export interface OwnNmaxGain {
   difference: number;
   /** Paired over the problems both arms scored: the evaluation's noise only. */
   standardError: number;
+  /** Its parts by depth, ascending; empty when a report does not give its problems' depths. */
+  byDepth: DepthPart[];
+}
+
+/**
+ * The part of a gain the problems of one depth make: their paired differences summed over all the
+ * problems scored (the difference over them times their share), so the parts add up to the gain.
+ */
+export interface DepthPart {
+  depth: number;
+  problems: number;
+  /** pass@1 over these problems of the arm trained at fromNmax, then of the one trained at toNmax. */
+  fromPassAtOne: number;
+  toPassAtOne: number;
+  part: number;
+  /** Paired, as the gain's: the evaluation's noise only. */
+  standardError: number;
 }
 
 /** A gain measured at two seeds or more. */
@@ -57,6 +80,8 @@ export interface GainOverSeeds {
   /** The mean of the seeds' gains, with the standard error of that mean over seeds (training and evaluation noise). */
   mean: number;
   standardError: number;
+  /** The mean of each depth's part over the seeds, with its standard error over them; empty unless every seed split its gain by the same depths. */
+  byDepth: { depth: number; mean: number; standardError: number }[];
 }
 
 /** Two arms of one seed whose gain is not paired, and why. */
@@ -99,11 +124,18 @@ export function evalMatrix(inputs: EvalMatrixInput[]): EvalMatrix {
   return { evalNmax, rows, ownNmaxGains: gains, unpairedGains: bySeed.flatMap((g) => g.unpaired).sort(order), gainsOverSeeds: gainsOverSeeds(gains) };
 }
 
+/** An arm scored at its own Nmax, problem by problem. */
+interface ScoredArm {
+  nmax: number;
+  report: EvalReportBlocks;
+  block: { nmax: number; 'pass@1': number; perProblem: number[] };
+}
+
 /** One seed's arms in order of trained Nmax, each against the one before it. */
 function seedGains(inputs: EvalMatrixInput[], seed: number | null): { paired: OwnNmaxGain[]; unpaired: UnpairedGain[] } {
   const own = inputs
     .map((input) => ({ nmax: input.trainNmax, report: input.report, block: input.report.blocks.find((b) => b.nmax === input.trainNmax) }))
-    .filter((arm): arm is { nmax: number; report: EvalReportBlocks; block: { nmax: number; 'pass@1': number; perProblem: number[] } } => arm.nmax !== null && arm.block?.perProblem !== undefined)
+    .filter((arm): arm is ScoredArm => arm.nmax !== null && arm.block?.perProblem !== undefined)
     .sort((a, b) => a.nmax - b.nmax);
   const paired: OwnNmaxGain[] = [];
   const unpaired: UnpairedGain[] = [];
@@ -114,9 +146,29 @@ function seedGains(inputs: EvalMatrixInput[], seed: number | null): { paired: Ow
     if (differing.length > 0) {
       const reason = `sampled otherwise: ${differing.map((key) => `${key} ${previous.report[key]} vs ${arm.report[key]}`).join(', ')}`;
       unpaired.push({ fromNmax: previous.nmax, toNmax: arm.nmax, seed, reason });
-    } else paired.push({ fromNmax: previous.nmax, toNmax: arm.nmax, seed, ...pairedDifference(previous.block.perProblem, arm.block.perProblem) });
+    } else {
+      const gain = pairedDifference(previous.block.perProblem, arm.block.perProblem);
+      paired.push({ fromNmax: previous.nmax, toNmax: arm.nmax, seed, ...gain, byDepth: depthParts(previous, arm) });
+    }
   });
   return { paired, unpaired };
+}
+
+/** The gain of `to` over `from` split by depth; none unless both reports give the same depths for their problems. */
+function depthParts(from: ScoredArm, to: ScoredArm): DepthPart[] {
+  const depths = from.report.problemDepths ?? [];
+  const count = from.block.perProblem.length;
+  if (depths.length !== count || to.report.problemDepths?.length !== count || depths.some((d, i) => d !== to.report.problemDepths![i])) return [];
+  return [...new Set(depths)]
+    .sort((a, b) => a - b)
+    .map((depth) => {
+      const at = depths.flatMap((d, i) => (d === depth ? [i] : []));
+      const fromScores = at.map((i) => from.block.perProblem[i]);
+      const toScores = at.map((i) => to.block.perProblem[i]);
+      const { difference, standardError } = pairedDifference(fromScores, toScores);
+      const share = at.length / count;
+      return { depth, problems: at.length, fromPassAtOne: meanOrNull(fromScores)!, toPassAtOne: meanOrNull(toScores)!, part: difference * share, standardError: standardError * share };
+    });
 }
 
 function gainsOverSeeds(gains: OwnNmaxGain[]): GainOverSeeds[] {
@@ -125,6 +177,16 @@ function gainsOverSeeds(gains: OwnNmaxGain[]): GainOverSeeds[] {
     const seeded = gains.filter((g): g is OwnNmaxGain & { seed: number } => g.fromNmax === fromNmax && g.toNmax === toNmax && g.seed !== null);
     if (seeded.length < 2) return [];
     const differences = seeded.map((g) => g.difference);
-    return [{ fromNmax, toNmax, seeds: seeded.map((g) => g.seed), mean: meanOrNull(differences)!, standardError: standardErrorOfMean(differences) }];
+    return [{ fromNmax, toNmax, seeds: seeded.map((g) => g.seed), mean: meanOrNull(differences)!, standardError: standardErrorOfMean(differences), byDepth: depthPartsOverSeeds(seeded) }];
+  });
+}
+
+function depthPartsOverSeeds(gains: OwnNmaxGain[]): GainOverSeeds['byDepth'] {
+  const depths = gains[0].byDepth.map((p) => p.depth);
+  const alike = gains.every((g) => g.byDepth.length === depths.length && g.byDepth.every((p, i) => p.depth === depths[i]));
+  if (depths.length === 0 || !alike) return [];
+  return depths.map((depth, i) => {
+    const parts = gains.map((g) => g.byDepth[i].part);
+    return { depth, mean: meanOrNull(parts)!, standardError: standardErrorOfMean(parts) };
   });
 }

@@ -20,7 +20,7 @@ import { ProgressBar } from './Progress';
 
 type BlockFigure = Exclude<
   keyof EvalReport['blocks'][number],
-  'nmax' | 'samples' | 'byTier' | 'byKind' | 'byFamily' | 'perProblem' | 'callsHistogram' | 'singleCallShareByDepth' | 'callsPerResponseByDepth'
+  'nmax' | 'samples' | 'byTier' | 'byKind' | 'byFamily' | 'byDepth' | 'perProblem' | 'callsHistogram' | 'singleCallShareByDepth' | 'callsPerResponseByDepth'
 >;
 
 /**
@@ -208,9 +208,10 @@ function ResultTable({ report }: { report: EvalReport }) {
 }
 
 /**
- * Calls per answer and the single-call share of right answers by the problems' depth (the calls a
- * step-by-step solution takes), for the depths some block measured: whether deeper questions
- * get more calls or one program. None for a report from before the figures.
+ * pass@1, calls per answer and the single-call share of right answers by the problems' depth (the
+ * calls a step-by-step solution takes), for the depths some block measured: whether deeper
+ * questions get more calls or one program, and whether they are answered. None for a report from
+ * before the figures.
  */
 function DepthTable({ report }: { report: EvalReport }) {
   const depths = Array.from({ length: MAX_DEPTH }, (_, d) => d + 1).filter((depth) => report.blocks.some((b) => b.callsPerResponseByDepth[depth - 1] !== null));
@@ -227,6 +228,9 @@ function DepthTable({ report }: { report: EvalReport }) {
       <thead>
         <tr>
           <th rowSpan={2}>Nmax</th>
+          <th colSpan={depths.length} title="byDepth in the report">
+            pass@1, depth
+          </th>
           <th colSpan={depths.length} title="callsPerResponseByDepth in the report">
             calls per answer, depth
           </th>
@@ -235,6 +239,7 @@ function DepthTable({ report }: { report: EvalReport }) {
           </th>
         </tr>
         <tr>
+          {heads('pass')}
           {heads('calls')}
           {heads('single')}
         </tr>
@@ -243,6 +248,9 @@ function DepthTable({ report }: { report: EvalReport }) {
         {report.blocks.map((block) => (
           <tr key={block.nmax} data-testid="evaluation-depth-row">
             <th>{block.nmax}</th>
+            {depths.map((depth) => (
+              <td key={`pass-${depth}`}>{fmt(block.byDepth[depth - 1], 2)}</td>
+            ))}
             {depths.map((depth) => (
               <td key={`calls-${depth}`}>{fmt(block.callsPerResponseByDepth[depth - 1], 2)}</td>
             ))}
