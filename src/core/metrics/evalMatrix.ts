@@ -12,10 +12,10 @@
  * 0.005-0.009: docs/tasks.md). Two arms evaluated with other sampling settings are not paired
  * either: the matrix says which and why.
  *
- * A gain is also split by the depth of its problems (the calls a step-by-step solution takes), parts
- * that add up to it: a problem no deeper than the smaller budget needs no call that budget lacks
- * (bar repairs of failed calls), so its part is mostly the two trainings differing, not the budget.
+ * Each gain is split by the depth of its problems too (gainByDepth.ts), where both reports list
+ * the same depths.
  */
+import { gainByDepth, type DepthPart } from './gainByDepth';
 import { meanOrNull, standardErrorOfMean } from './means';
 import { pairedDifference } from './pairedDifference';
 
@@ -55,21 +55,6 @@ export interface OwnNmaxGain {
   standardError: number;
   /** Its parts by depth, ascending; empty when a report does not give its problems' depths. */
   byDepth: DepthPart[];
-}
-
-/**
- * The part of a gain the problems of one depth make: their paired differences summed over all the
- * problems scored (the difference over them times their share), so the parts add up to the gain.
- */
-export interface DepthPart {
-  depth: number;
-  problems: number;
-  /** pass@1 over these problems of the arm trained at fromNmax, then of the one trained at toNmax. */
-  fromPassAtOne: number;
-  toPassAtOne: number;
-  part: number;
-  /** Paired, as the gain's: the evaluation's noise only. */
-  standardError: number;
 }
 
 /** A gain measured at two seeds or more. */
@@ -157,18 +142,8 @@ function seedGains(inputs: EvalMatrixInput[], seed: number | null): { paired: Ow
 /** The gain of `to` over `from` split by depth; none unless both reports give the same depths for their problems. */
 function depthParts(from: ScoredArm, to: ScoredArm): DepthPart[] {
   const depths = from.report.problemDepths ?? [];
-  const count = from.block.perProblem.length;
-  if (depths.length !== count || to.report.problemDepths?.length !== count || depths.some((d, i) => d !== to.report.problemDepths![i])) return [];
-  return [...new Set(depths)]
-    .sort((a, b) => a - b)
-    .map((depth) => {
-      const at = depths.flatMap((d, i) => (d === depth ? [i] : []));
-      const fromScores = at.map((i) => from.block.perProblem[i]);
-      const toScores = at.map((i) => to.block.perProblem[i]);
-      const { difference, standardError } = pairedDifference(fromScores, toScores);
-      const share = at.length / count;
-      return { depth, problems: at.length, fromPassAtOne: meanOrNull(fromScores)!, toPassAtOne: meanOrNull(toScores)!, part: difference * share, standardError: standardError * share };
-    });
+  const same = depths.length === to.report.problemDepths?.length && depths.every((d, i) => d === to.report.problemDepths![i]);
+  return same ? gainByDepth(from.block.perProblem, to.block.perProblem, depths) : [];
 }
 
 function gainsOverSeeds(gains: OwnNmaxGain[]): GainOverSeeds[] {

@@ -1,8 +1,10 @@
 /**
  * The sweep's conclusion in one line, computed from its arms' held-out figures: the gain from each
- * Nmax arm to the next, with its standard error, and whether it is beyond noise. A class reads
- * which extra calls paid, not four curves that wobble.
+ * Nmax arm to the next, with its standard error, and whether it is beyond noise; with pass@1
+ * reports that list their problems' depths, the depths whose part of a gain is beyond noise. A
+ * class reads which extra calls paid, and on which problems, not four curves that wobble.
  */
+import { gainByDepth, type DepthPart } from '../../core/metrics/gainByDepth';
 import { pairedDifference } from '../../core/metrics/pairedDifference';
 import { testSet } from '../../core/tasks/splits';
 import type { LabRun } from '../state/labRun';
@@ -24,6 +26,8 @@ export interface ArmFigure {
   problems: number;
   /** Each problem's score, in the set's order, where the arm has them: what pairs two arms. */
   perProblem: readonly number[] | null;
+  /** Each problem's depth, in the same order, where the arm's report lists them: what splits a gain by depth. */
+  problemDepths: readonly number[] | null;
   /** Arms with the same group trained identical runs (identicalRuns.ts); null: none. */
   identicalGroup: number | null;
 }
@@ -40,6 +44,8 @@ export interface ArmGain {
   difference: number;
   standardError: number;
   verdict: 'beyond noise' | 'within noise' | 'identical runs';
+  /** Its parts by depth (gainByDepth.ts); empty unless both arms are paired and list the same depths. */
+  byDepth: DepthPart[];
 }
 
 /**
@@ -55,11 +61,13 @@ export function sweepFigures(runs: readonly LabRun[]): SweepFigures {
   };
   const passAtOne = runs.map((run) => {
     const block = run.passAtOne?.report.blocks.find((b) => b.nmax === run.config.nmax);
-    return block && run.passAtOne ? { accuracy: block['pass@1'], problems: run.passAtOne.report.problems, perProblem: block.perProblem } : null;
+    if (!block || !run.passAtOne) return null;
+    const { problems, problemDepths } = run.passAtOne.report;
+    return { accuracy: block['pass@1'], problems, perProblem: block.perProblem, problemDepths: problemDepths.length > 0 ? problemDepths : null };
   });
   const greedy = runs.map((run) => {
     const accuracy = run.evaluation?.[run.config.nmax];
-    return accuracy === undefined ? null : { accuracy, problems: testSet().length, perProblem: null };
+    return accuracy === undefined ? null : { accuracy, problems: testSet().length, perProblem: null, problemDepths: null };
   });
   const evaluated = runs.map((_, i) => passAtOne[i] !== null || greedy[i] !== null);
   const usePassAtOne = evaluated.some(Boolean) && evaluated.every((e, i) => !e || passAtOne[i] !== null);
@@ -93,8 +101,20 @@ export function armGains(arms: readonly ArmFigure[]): ArmGain[] {
     const { difference, standardError } = gainOf(previous, arm);
     const identical = arm.identicalGroup !== null && arm.identicalGroup === previous.identicalGroup;
     const verdict = identical ? 'identical runs' : Math.abs(difference) > NOISE_STANDARD_ERRORS * standardError ? 'beyond noise' : 'within noise';
-    return { fromNmax: previous.nmax, toNmax: arm.nmax, difference, standardError, verdict };
+    return { fromNmax: previous.nmax, toNmax: arm.nmax, difference, standardError, verdict, byDepth: depthParts(previous, arm) };
   });
+}
+
+function depthParts(from: ArmFigure, to: ArmFigure): DepthPart[] {
+  const depths = from.problemDepths;
+  if (!from.perProblem || !to.perProblem || !depths || !to.problemDepths || depths.some((d, i) => d !== to.problemDepths![i])) return [];
+  return gainByDepth(from.perProblem, to.perProblem, depths);
+}
+
+/** The parts of a gain beyond noise that show at two decimals, e.g. "depth 3 +0.04, depth 4 +0.02"; null when none. */
+function partsBeyondNoise(gain: ArmGain): string | null {
+  const shown = gain.byDepth.filter((p) => Math.abs(p.part) >= 0.005 && Math.abs(p.part) > NOISE_STANDARD_ERRORS * p.standardError);
+  return shown.length === 0 ? null : shown.map((p) => `depth ${p.depth} ${signed(p.part)}`).join(', ');
 }
 
 const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(2)}`;
@@ -104,11 +124,15 @@ export function conclusionLine({ figure, arms }: SweepFigures): string {
   if (arms.length < 2) return 'The conclusion comes when two runs have been evaluated: which extra calls paid, beyond noise.';
   const problems = [...new Set(arms.map((a) => a.problems))].join('/');
   const paired = arms.every((a) => a.perProblem !== null) ? ', paired' : '';
-  const gains = armGains(arms).map((g, i) => {
+  const armGainList = armGains(arms);
+  const gains = armGainList.map((g, i) => {
     const pair = `${i === 0 ? 'Nmax ' : ''}${g.fromNmax} → ${g.toNmax}`;
-    return g.verdict === 'identical runs' ? `${pair}: ${signed(g.difference)} (identical runs)` : `${pair}: ${signed(g.difference)} ± ${g.standardError.toFixed(2)} (${g.verdict})`;
+    if (g.verdict === 'identical runs') return `${pair}: ${signed(g.difference)} (identical runs)`;
+    const parts = partsBeyondNoise(g);
+    return `${pair}: ${signed(g.difference)} ± ${g.standardError.toFixed(2)} (${g.verdict}${parts === null ? '' : `; ${parts}`})`;
   });
-  return `Held-out ${figure} at each run's own Nmax (${problems} problems${paired}; beyond noise = more than ${NOISE_STANDARD_ERRORS} standard errors, the evaluation's: another seed's training moves a gain too): ${gains.join('; ')}.`;
+  const depthNote = armGainList.some((g) => g.byDepth.length > 0) ? "; depth d = the part of the problems whose step-by-step solution takes d calls, where beyond noise" : '';
+  return `Held-out ${figure} at each run's own Nmax (${problems} problems${paired}; beyond noise = more than ${NOISE_STANDARD_ERRORS} standard errors, the evaluation's: another seed's training moves a gain too${depthNote}): ${gains.join('; ')}.`;
 }
 
 /** The words for identical arms, e.g. "Nmax 4 and 8 trained identical runs …"; null when none did. */
