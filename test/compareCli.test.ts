@@ -6,6 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareCommand, InputError, parseCompareArgs, readRunDir, type CompareArgs } from '../src/cli/compare';
 import { UsageError } from '../src/cli/cliArgs';
 import { PRESETS } from '../src/core/experiment';
+import { runExport } from '../src/core/archive/runExport';
+import type { EvalReport } from '../src/core/eval/evalReport';
+import { emptyStepMetrics } from '../src/core/metrics/stepMetrics';
 
 const TSX = join('node_modules', '.bin', 'tsx');
 let root: string;
@@ -163,6 +166,33 @@ describe('npm run compare', () => {
     expect(text).not.toContain('| from Nmax | to Nmax | seed | gain | ± s.e. |');
     expect(text).toContain('## Gains not paired: the two arms were evaluated with other sampling settings');
     expect(text).toContain('| 4 | 8 | 3 | sampled otherwise: temperature 1 vs 0 |');
+  });
+
+  it("reads runs exported from the lab: their rows, and their pass@1 evaluations join the matrix with the export's Nmax and seed", () => {
+    /** A lab run's export as the lab's download writes it (runExport), pass@1 on four problems of depths 1, 1, 1, 5. */
+    const exported = (nmax: number, perProblem: number[] | null) => {
+      const report = {
+        checkpoint: `arm ${nmax} @ step 2`, format: 'zerotir', problems: 4, k: 4, temperature: 1, topP: 0.7, seed: 0, maxResponseTokens: 432, maxOutputChars: 64,
+        wallSeconds: 1, problemDepths: [1, 1, 1, 5], blocks: perProblem === null ? [] : [{ nmax, 'pass@1': perProblem.reduce((a, b) => a + b, 0) / 4, perProblem }],
+      } as unknown as EvalReport;
+      const file = join(root, `export-n${nmax}.json`);
+      const run = runExport({
+        name: `arm ${nmax}`, preset: 'ablation', config: { ...PRESETS.ablation, nmax, seed: 7 },
+        metrics: [{ ...emptyStepMetrics(1), accuracy: 0.5 }, { ...emptyStepMetrics(2), accuracy: 0.75 }], samples: [], evaluation: null,
+        passAtOne: perProblem === null ? null : { step: 2, evaluatedAt: 1, report },
+      });
+      writeFileSync(file, JSON.stringify(run));
+      return file;
+    };
+    const text = compareCommand(args([exported(4, [1, 1, 1, 0]), exported(8, [1, 0, 1, 1])]));
+    expect(text).toContain('Arms differ in: nmax: 4 vs 8.');
+    expect(text).toContain('| arm 4 @ step 2 | 4 | 7 | 0.750 | – |');
+    expect(text).toContain('| 4 | 8 | 7 | 0.000 | 0.408 |');
+    expect(text).toContain('| 4 | 8 | 7 | 0.000 | -0.250 ± 0.250 | +0.250 ± 0.000 |');
+    // An export without an evaluation is a run and no row of the matrix.
+    const unevaluated = compareCommand(args([exported(2, null)]));
+    expect(unevaluated).toContain('| arm 2 | same config | 7 | 2 |');
+    expect(unevaluated).not.toContain('## pass@1: train Nmax');
   });
 
   it('refuses a missing directory, a directory without metrics and a bad --target', () => {

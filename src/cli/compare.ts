@@ -10,8 +10,9 @@
  * depth of the problems, and, given several seeds, their mean over seeds
  * (src/core/metrics/evalMatrix.ts, printed by evalMatrixTables.ts). A DIR is what `npm run train`
  * writes (metrics.jsonl; the config from summary.json, else checkpoint/model.json); its eval.json,
- * if any, joins the matrix. A FILE is a lab run export (.json) or an eval report. --json prints one
- * JSON object instead of the tables.
+ * if any, joins the matrix. A FILE is a lab run export (.json; its pass@1 evaluation, if any, joins
+ * the matrix as its eval.json would) or an eval report. --json prints one JSON object instead of the
+ * tables.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -22,6 +23,7 @@ import { evalMatrix, type EvalMatrix, type EvalMatrixInput, type EvalReportBlock
 import { FINAL_WINDOW, START_WINDOW } from '../core/metrics/runSummary';
 import { emptyStepMetrics, type StepMetrics } from '../core/metrics/stepMetrics';
 import { decimalNumber } from '../core/experiment';
+import { RUN_EXPORT_FORMAT } from '../core/archive/runExport';
 import { MAX_DEPTH } from '../core/tasks/problem';
 import { argsOrExitCode, UsageError } from './cliArgs';
 import { evalSections } from './evalMatrixTables';
@@ -29,7 +31,7 @@ import { fixed, table } from './markdownTable';
 
 const USAGE = `usage: npm run compare -- [--reference DIR] [--target X] [--json] [--eval FILE]... DIR|FILE...
   DIR          a run directory written by npm run train (metrics.jsonl, summary.json, checkpoint/)
-  FILE         a run exported from the lab (.json), or an npm run eval report
+  FILE         a run exported from the lab (.json, with its pass@1 evaluation if any), or an npm run eval report
   --reference  the run whose final code-call frequency is the target (default: the first run)
   --target X   the code-call frequency to reach instead (0..1)
   --eval FILE  an npm run eval report for the train-Nmax x eval-Nmax matrix (repeatable)
@@ -118,8 +120,11 @@ function readInput(path: string): ReadInput {
     return { run: readRunDir(path), evalReport: existsSync(evalPath) ? evalInput(evalPath, readJson(evalPath)) : undefined };
   }
   const json = readJson(path) as Record<string, unknown>;
-  if (json && json.format === 'tir-lab-run' && Array.isArray(json.metrics)) {
-    return { run: { name: String(json.name ?? basename(path)), config: (json.config ?? {}) as ComparedRun['config'], metrics: (json.metrics as Partial<StepMetrics>[]).map(withAllFigures) } };
+  if (json && json.format === RUN_EXPORT_FORMAT && Array.isArray(json.metrics)) {
+    const config = (json.config ?? {}) as ComparedRun['config'];
+    const run = { name: String(json.name ?? basename(path)), config, metrics: (json.metrics as Partial<StepMetrics>[]).map(withAllFigures) };
+    const passAtOne = json.passAtOne as { report?: unknown } | null | undefined;
+    return { run, evalReport: passAtOne?.report === undefined ? undefined : evalInput(`${path} (its pass@1 evaluation)`, passAtOne.report, config) };
   }
   if (json && Array.isArray(json.blocks)) return { evalReport: evalInput(path, json) };
   throw new InputError(`${path} is neither a run exported from the lab nor an npm run eval report`);
@@ -162,8 +167,12 @@ function withAllFigures(line: Partial<StepMetrics>): StepMetrics {
   return { ...emptyStepMetrics(line.step), ...line };
 }
 
-/** A report's row: labelled by the checkpoint it evaluated, with the Nmax and seed that checkpoint trained at. */
-function evalInput(path: string, json: unknown): EvalMatrixInput {
+/**
+ * A report's row: labelled by the checkpoint it evaluated, with the Nmax and seed that checkpoint
+ * trained at: `trainedWith` where the caller knows them (a lab export's config), else the
+ * checkpoint's meta.
+ */
+function evalInput(path: string, json: unknown, trainedWith?: { nmax?: number; seed?: number }): EvalMatrixInput {
   const report = json as EvalReportBlocks & { checkpoint?: string };
   if (!Array.isArray(report.blocks) || report.blocks.some((b) => typeof b.nmax !== 'number' || typeof b['pass@1'] !== 'number')) {
     throw new InputError(`${path} is not an npm run eval report (each block needs nmax and pass@1)`);
@@ -171,9 +180,13 @@ function evalInput(path: string, json: unknown): EvalMatrixInput {
   if (report.problemDepths !== undefined && !(Array.isArray(report.problemDepths) && report.problemDepths.every((d) => Number.isInteger(d) && d >= 1 && d <= MAX_DEPTH))) {
     throw new InputError(`${path}: problemDepths must list a depth from 1 to ${MAX_DEPTH} for each problem`);
   }
-  const manifest = report.checkpoint ? join(report.checkpoint, 'model.json') : null;
-  const meta = manifest && existsSync(manifest) ? ((readJson(manifest) as { meta?: { config?: { nmax?: number; seed?: number } } }).meta ?? {}) : {};
-  return { label: report.checkpoint ?? path, trainNmax: meta.config?.nmax ?? null, seed: meta.config?.seed ?? null, report };
+  const config = trainedWith ?? checkpointConfig(report.checkpoint);
+  return { label: report.checkpoint ?? path, trainNmax: config.nmax ?? null, seed: config.seed ?? null, report };
+}
+
+function checkpointConfig(checkpoint: string | undefined): { nmax?: number; seed?: number } {
+  const manifest = checkpoint ? join(checkpoint, 'model.json') : null;
+  return manifest && existsSync(manifest) ? ((readJson(manifest) as { meta?: { config?: { nmax?: number; seed?: number } } }).meta?.config ?? {}) : {};
 }
 
 function readJson(path: string): unknown {
