@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -193,6 +193,10 @@ describe('npm run compare', () => {
     const unevaluated = compareCommand(args([exported(2, null)]));
     expect(unevaluated).toContain('| arm 2 | same config | 7 | 2 |');
     expect(unevaluated).not.toContain('## pass@1: train Nmax');
+    // A mangled evaluation is refused by name, not a crash.
+    const mangled = join(root, 'export-mangled.json');
+    writeFileSync(mangled, JSON.stringify({ ...JSON.parse(readFileSync(exported(2, null), 'utf8')), passAtOne: { step: 2, report: null } }));
+    expect(() => compareCommand(args([mangled]))).toThrow(`${mangled} (its pass@1 evaluation) is not an npm run eval report (each block needs nmax and pass@1)`);
   });
 
   it('refuses a missing directory, a directory without metrics and a bad --target', () => {

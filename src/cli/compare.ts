@@ -173,7 +173,7 @@ function withAllFigures(line: Partial<StepMetrics>): StepMetrics {
  * checkpoint's meta.
  */
 function evalInput(path: string, json: unknown, trainedWith?: { nmax?: number; seed?: number }): EvalMatrixInput {
-  const report = json as EvalReportBlocks & { checkpoint?: string };
+  const report = (typeof json === 'object' && json !== null ? json : {}) as EvalReportBlocks & { checkpoint?: string };
   if (!Array.isArray(report.blocks) || report.blocks.some((b) => typeof b.nmax !== 'number' || typeof b['pass@1'] !== 'number')) {
     throw new InputError(`${path} is not an npm run eval report (each block needs nmax and pass@1)`);
   }
