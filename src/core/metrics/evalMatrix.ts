@@ -133,17 +133,11 @@ function seedGains(inputs: EvalMatrixInput[], seed: number | null): { paired: Ow
       unpaired.push({ fromNmax: previous.nmax, toNmax: arm.nmax, seed, reason });
     } else {
       const gain = pairedDifference(previous.block.perProblem, arm.block.perProblem);
-      paired.push({ fromNmax: previous.nmax, toNmax: arm.nmax, seed, ...gain, byDepth: depthParts(previous, arm) });
+      const byDepth = gainByDepth(previous.block.perProblem, arm.block.perProblem, previous.report.problemDepths ?? null, arm.report.problemDepths ?? null);
+      paired.push({ fromNmax: previous.nmax, toNmax: arm.nmax, seed, ...gain, byDepth });
     }
   });
   return { paired, unpaired };
-}
-
-/** The gain of `to` over `from` split by depth; none unless both reports give the same depths for their problems. */
-function depthParts(from: ScoredArm, to: ScoredArm): DepthPart[] {
-  const depths = from.report.problemDepths ?? [];
-  const same = depths.length === to.report.problemDepths?.length && depths.every((d, i) => d === to.report.problemDepths![i]);
-  return same ? gainByDepth(from.block.perProblem, to.block.perProblem, depths) : [];
 }
 
 function gainsOverSeeds(gains: OwnNmaxGain[]): GainOverSeeds[] {

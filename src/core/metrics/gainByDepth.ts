@@ -22,10 +22,15 @@ export interface DepthPart {
   standardError: number;
 }
 
-/** `to` minus `from`, problem by problem, by `depths` (each problem's, in the same order), ascending; none when the lengths differ. */
-export function gainByDepth(from: readonly number[], to: readonly number[], depths: readonly number[]): DepthPart[] {
+/**
+ * `to` minus `from`, problem by problem, by the depth of each problem, ascending. Each arm's report
+ * lists its own problems' depths (none, or an empty list, in a report from before them): the gain is
+ * split only where both list the same depth for every problem both scored.
+ */
+export function gainByDepth(from: readonly number[], to: readonly number[], fromDepths: readonly number[] | null, toDepths: readonly number[] | null): DepthPart[] {
   const count = from.length;
-  if (count === 0 || to.length !== count || depths.length !== count) return [];
+  const depths = fromDepths ?? [];
+  if (count === 0 || to.length !== count || depths.length !== count || toDepths?.length !== count || depths.some((d, i) => d !== toDepths[i])) return [];
   return [...new Set(depths)]
     .sort((a, b) => a - b)
     .map((depth) => {

@@ -101,14 +101,9 @@ export function armGains(arms: readonly ArmFigure[]): ArmGain[] {
     const { difference, standardError } = gainOf(previous, arm);
     const identical = arm.identicalGroup !== null && arm.identicalGroup === previous.identicalGroup;
     const verdict = identical ? 'identical runs' : Math.abs(difference) > NOISE_STANDARD_ERRORS * standardError ? 'beyond noise' : 'within noise';
-    return { fromNmax: previous.nmax, toNmax: arm.nmax, difference, standardError, verdict, byDepth: depthParts(previous, arm) };
+    const byDepth = previous.perProblem && arm.perProblem ? gainByDepth(previous.perProblem, arm.perProblem, previous.problemDepths, arm.problemDepths) : [];
+    return { fromNmax: previous.nmax, toNmax: arm.nmax, difference, standardError, verdict, byDepth };
   });
-}
-
-function depthParts(from: ArmFigure, to: ArmFigure): DepthPart[] {
-  const depths = from.problemDepths;
-  if (!from.perProblem || !to.perProblem || !depths || !to.problemDepths || depths.some((d, i) => d !== to.problemDepths![i])) return [];
-  return gainByDepth(from.perProblem, to.perProblem, depths);
 }
 
 /** The parts of a gain beyond noise that show at two decimals, e.g. "depth 3 +0.04, depth 4 +0.02"; null when none. */
