@@ -10,8 +10,8 @@ import { expect, test, type Page } from '@playwright/test';
 
 const ARTIFACTS = 'e2e/artifacts';
 /**
- * A run small enough for a software GPU: 2 steps of 2 prompts x 2 short answers. On SwiftShader
- * here the step-0 held-out test (64 problems) takes about a minute and a step about 10 s.
+ * A run small enough for a software GPU (SwiftShader here): 2 steps of 2 prompts x 2 short answers,
+ * beside the step-0 held-out test of 160 problems.
  */
 const TINY_RUN = 'steps=2&promptsPerStep=2&groupSize=2&minibatchSize=4&maxResponseTokens=24&samplesPerStep=4&testEvery=1000';
 /**

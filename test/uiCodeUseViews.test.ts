@@ -2,6 +2,7 @@
  * Issue 22 in the lab: the calls histogram's nine bins (8+ last) for new and older runs, the
  * evaluation's figures by depth, the compare table's start and final self-correction shares with
  * the figures by depth in the one-call cell's tooltip; and run data from before the figures loads.
+ * The evaluation panel says what it evaluates: the set passAtOneJob.ts takes, counted by kind.
  * Components are rendered to a string, as the page renders them.
  */
 import { createElement, type FunctionComponent } from 'react';
@@ -21,6 +22,7 @@ import { makeRun, type LabRun } from '../src/ui/state/labRun';
 import { createLabStore, putRun, type LabState } from '../src/ui/state/labStore';
 import { defaultUrlState } from '../src/ui/state/urlState';
 import { metricsAt } from './uiFixtures';
+import { evalSet } from '../src/core/tasks/splits';
 
 const config = { ...PRESETS.quick, steps: 3, seed: 1 };
 
@@ -82,6 +84,19 @@ function evaluated(blocks: EvalBlock[]): LabRun {
 function rows(html: string, testId: string): string[][] {
   return [...html.matchAll(new RegExp(`<tr data-testid="${testId}">([\\s\\S]*?)</tr>`, 'g'))].map((m) => [...m[1].matchAll(/<t[hd][^>]*>([^<]*)<\/t[hd]>/g)].map((c) => c[1]));
 }
+
+describe("the evaluation panel's description", () => {
+  it('counts the problems the worker evaluates, by kind, instead of the 64 arithmetic test problems of the first world', () => {
+    const html = render(EvaluationPanel, [run('plain', [metricsAt(3)])]);
+    const problems = evalSet();
+    const count = (kind: string) => problems.filter((p) => p.kind === kind).length;
+    expect(html).toContain(
+      `k answers to each of the ${problems.length} problems of the evaluation set (${count('arithmetic')} arithmetic, ${count('compose')} compose, ` +
+        `${count('search')} search, ${count('errorProne')} error-prone, ${count('multiStep')} multi-step, ${count('chain')} chain), sampled with`,
+    );
+    expect(problems.length).toBe(592);
+  });
+});
 
 describe('the evaluation by depth', () => {
   it('gives pass@1, calls per answer and the single-call share at each depth some block measured', () => {

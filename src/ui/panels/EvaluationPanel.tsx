@@ -1,6 +1,6 @@
 /**
  * Held-out evaluation as ReTool reports it, for any saved run, the run loaded now, or a start
- * model: k answers per test problem with nucleus sampling, pass@1 by tier and the code-use
+ * model: k answers per problem of the evaluation set with nucleus sampling, pass@1 by tier and the code-use
  * figures, one row per inference Nmax — `npm run eval`'s report, downloadable as the same JSON.
  * Settings are checked at their fields; Evaluate waits for the worker, Cancel stops it.
  */
@@ -8,6 +8,7 @@ import { useMemo, useState } from 'react';
 import type { EvalReport } from '../../core/eval/evalReport';
 import { pairedDifference, type PairedDifference } from '../../core/metrics/pairedDifference';
 import { MAX_DEPTH } from '../../core/tasks/problem';
+import { evalSet } from '../../core/tasks/splits';
 import { DEFAULT_PASS_AT_ONE, MAX_K, parseNmaxList, passAtOneSettingsErrors } from '../../trainerWorker/evaluationRequest';
 import { useLab, useLabShallow, useLabState } from '../LabContext';
 import { evaluationOptions, parseSourceKey, resultOf, sourceKey, type EvaluationSource } from '../controller/evaluationJob';
@@ -17,6 +18,13 @@ import { KIND_LABELS } from '../state/knobs';
 import { selectedRun, type LabState } from '../state/labStore';
 import { NumberField } from './NumberField';
 import { ProgressBar } from './Progress';
+
+/** What the evaluation answers, counted from the set the worker evaluates (passAtOneJob.ts), so it cannot go stale. */
+const EVALUATION_SET_CONTENTS = (() => {
+  const problems = evalSet();
+  const byKind = KIND_LABELS.map(([kind, label]) => `${problems.filter((p) => p.kind === kind).length} ${label}`);
+  return `${problems.length} problems of the evaluation set (${byKind.join(', ')})`;
+})();
 
 type BlockFigure = Exclude<
   keyof EvalReport['blocks'][number],
@@ -86,7 +94,7 @@ export function EvaluationPanel() {
     <section className="panel evaluation" aria-labelledby="evaluation-title" data-testid="evaluation-panel">
       <h2 id="evaluation-title">Held-out evaluation (pass@1)</h2>
       <p className="hint">
-        ReTool’s protocol, as <code>npm run eval</code>: k answers to each of the 64 test problems (16 easy, 16 medium, 32 hard), sampled with
+        ReTool’s protocol, as <code>npm run eval</code>: k answers to each of the {EVALUATION_SET_CONTENTS}, sampled with
         top-p; a problem’s pass@1 is the share of its k answers that are right, averaged over problems; one row per inference Nmax.
       </p>
       <div className="evaluation-controls">
