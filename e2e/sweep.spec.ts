@@ -34,7 +34,8 @@ test('the sweep preset: Train trains and evaluates one run per Nmax; curves, tab
   await expect(page.getByTestId('train-button')).toBeEnabled({ timeout: 60_000 });
   await page.getByTestId('tab-sweep').click();
   const panel = page.getByTestId('sweep-panel');
-  await expect(panel.getByTestId('sweep-explainer')).toContainText('more calls can lift it further where a failed program gets fixed');
+  await expect(panel.getByTestId('sweep-explainer')).toContainText('more calls can lift it further where a question takes several steps or a failed program gets fixed');
+  await expect(panel.getByTestId('sweep-explainer')).toContainText('read the single-call share by depth');
   await page.getByTestId('train-button').click();
 
   // The first two arms train side by side, one worker each, with an estimate from the first step,

@@ -2,8 +2,11 @@
  * The lab's held-out evaluation, worker side, in Node (wasm): the chunked job gives the report and the draws of
  * `npm run eval`'s function (a scripted policy, hand-counted figures; a random model's sampled tokens); through the LabSession, a checkpoint of a tiny random model is evaluated
  * in a model of its own with monotone progress, the CLI's report keys, no leaked tensor, the
- * training run untouched, a cancel, and bad settings refused with the field's message.
+ * training run untouched, a cancel, and bad settings refused with the field's message. The example
+ * report in docs/retool.md names every key and the evaluation set's size.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_FORMATS } from '../src/core/rollout/formats';
@@ -134,6 +137,16 @@ describe('evaluation settings', () => {
       expect(checkpointEpisodeLimits({ config: { format } }).format).toBe('zerotir');
       expect(checkpointEpisodeLimits({ kind: 'sft', sft: { format } }).format).toBe('zerotir');
     }
+  });
+});
+
+describe("docs/retool.md's example report", () => {
+  it('names every key of the report and of a block, and the size of the evaluation set', () => {
+    const doc = readFileSync(join(__dirname, '..', 'docs', 'retool.md'), 'utf8');
+    const example = doc.slice(doc.indexOf('```json', doc.indexOf('Output (`FILE`')), doc.indexOf('```\n', doc.indexOf('Output (`FILE`') + 10) + 4);
+    const keys = new Set([...example.matchAll(/"([\w@]+)":/g)].map((m) => m[1]));
+    expect([...REPORT_KEYS, ...BLOCK_KEYS].filter((key) => !keys.has(key))).toEqual([]);
+    expect(example).toContain(`"problems": ${evalSet().length}`);
   });
 });
 

@@ -2,11 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { GLOSSARY, glossaryEntries } from '../src/ui/glossary';
 
-/** The terms the main screen and slow motion use (issue 26, point 5), as the glossary spells them. */
+/** The terms the main screen and slow motion use (issue 26, point 5), then the other panels', as the glossary spells them. */
 const ON_SCREEN = [
   'TIR', 'outcome reward', 'backend', 'WASM', 'probe', 'SIMD build', 'tok/s', 'gen / exec / upd', 'Fork', 'ZeroTIR', 'ReTool',
   'cold start', 'ablation', 'fences', 'base model', 'policy tokens', 'environment tokens', 'checkpoint', 'CSV', 'saved @N',
   'critic', 'gradient norm', 'KL', 'k1 / k3', 'PPO', 'Reinforce++', 'GRPO', 'advantage', 'baseline', 'group filter', 'Nmax',
+  // The rollout inspector's, the evaluation's and the sweep's words.
+  'rollout', 'pass@1', 'top-p', 'self-correction', 'depth', 'standard error',
 ];
 
 /** Words a class does not know: an explanation may use one only if the glossary explains it too. */

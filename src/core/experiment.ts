@@ -204,7 +204,7 @@ export const EXPERIMENT_PROPERTIES: readonly ExperimentProperty[] = [
   number('learningRate', 1e-7, 1e-1, false, 'Learning rate', 'How big a change each practice round makes to the model: too small learns nothing, too big forgets what it knew.'),
   number('learningRateDecaySteps', 0, 100_000, false, 'Learning-rate decay (steps)', 'Makes the changes smaller as the run goes on: after N steps they are half as big, after 3N a quarter; 0 = never smaller.'),
   number('promptsPerStep', 1, 256, true, 'Prompts per step', 'How many questions the model answers in each step.'),
-  number('groupSize', 1, 64, true, 'Answers per question (group size)', 'How many times the model answers the same question; each answer is compared with the others to the same question (its group).'),
+  number('groupSize', 1, 64, true, 'Answers per question (group size)', 'How many times the model answers the same question (its group); Reinforce++ and GRPO compare each answer with the others of its group, and every algorithm can drop a group that is all right or all wrong (the group filter).'),
   number('epochs', 1, 16, true, 'Passes per step (epochs)', 'How many times the model learns from the same step’s answers before writing new ones.'),
   number('minibatchSize', 1, 1024, true, 'Answers learnt at once (minibatch)', 'How many answers the model learns from at once; a step’s answers are split into pieces of this size.'),
   number('clipEps', 0, 1, false, 'Update limit (clip ε)', 'How far one step may change how likely the model is to write each piece of an answer (0.2 = by a fifth at most).'),

@@ -16,7 +16,7 @@ import { NumberField } from './NumberField';
 import { Term } from './Term';
 
 const START_FROM_HELP =
-  'Which model the practice starts from: the base model, which has never been shown a question answered with code (ZeroTIR), or the base model after a first lesson on worked answers that use code (ReTool’s cold start).';
+  'Which model the practice starts from: the base model, which has never been shown a question answered by running code and using its output (ZeroTIR), or the base model after a first lesson on worked answers that use code (ReTool’s cold start).';
 
 export function ExperimentPanel() {
   const { store } = useLab();

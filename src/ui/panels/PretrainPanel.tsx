@@ -45,8 +45,9 @@ export function PretrainPanel() {
     <section className="panel pretrain" aria-labelledby="pretrain-title">
       <h2 id="pretrain-title">Pretrain a base model</h2>
       <p className="hint">
-        The shipped base model was pretrained on a synthetic “web”: arithmetic Q/A and notebook snippets, with code in a small share of answers
-        (the tool prior). RL can only amplify what the base model already does now and then.
+        The shipped base model was pretrained on a synthetic “web”: Q/A and notebook snippets of all six kinds of question, with code in a
+        small share of answers (the tool prior). RL can only amplify what the base model already does now and then. Pretraining here
+        makes a smaller lesson of it: arithmetic Q/A only, in rows of 128 characters.
       </p>
       <div className="knobs">
         <NumberField label="Steps" value={options.steps} error={errors.steps} onChange={(v) => setOptions({ ...options, steps: v })} />

@@ -29,7 +29,7 @@ const STAGE_TEXT: Record<StepStageName, { title: string; explains: string }> = {
   python: {
     title: 'Python runs',
     explains:
-      'Each closed python block ran in the sandbox as the answer was written, and its output was pasted in (amber: the model did not write it, so it is not trained on).',
+      'Each closed code block ran in the sandbox as the answer was written, and its output was pasted in (amber: the model did not write it, so it is not trained on).',
   },
   rewards: {
     title: 'Rewards',
@@ -42,7 +42,7 @@ const STAGE_TEXT: Record<StepStageName, { title: string; explains: string }> = {
   },
   update: {
     title: 'Update',
-    explains: "The model's numbers are changed a little (one gradient step): answers with a positive advantage become more likely, the others less. The step's figures:",
+    explains: "The model's numbers are changed a little, once for each minibatch of the kept answers: answers with a positive advantage become more likely, the others less. The step's figures:",
   },
 };
 

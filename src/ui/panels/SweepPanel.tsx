@@ -109,8 +109,9 @@ export function SweepPanel() {
         <p className="hint">One run per value, the knobs otherwise as set (same seed and step budget); each finished run is evaluated at every value.</p>
         <p className="sweep-explainer" data-testid="sweep-explainer">
           What to look for, as in ZeroTIR's ablation: a tool call lifts accuracy (Nmax 0 to 1); more calls can lift it further where a
-          failed program gets fixed, by less and less; a run trained with more calls may gain more from a larger budget at evaluation (the
-          matrix); and most correct answers still use a single call.
+          question takes several steps or a failed program gets fixed, by less and less; a run trained with more calls may gain more from a
+          larger budget at evaluation (the matrix). In ZeroTIR most correct answers still use a single call; here the multi-step questions
+          and the chains need more, so read the single-call share by depth.
         </p>
       </div>
       {progress && <ProgressBar label="Sweep" {...progress} testId="sweep-progress" />}

@@ -39,7 +39,7 @@ export function WhatYouAreWatching() {
           </dd>
           <dt>The tool</dt>
           <dd>
-            When the model writes a <code>```python</code> block and closes it, the code runs in a sandbox in your browser and the
+            When the model writes a <code>```python</code> block (started from the ReTool model: a <code>&lt;code&gt;</code> block) and closes it, the code runs in a sandbox in your browser and the
             output is pasted into the answer (shown in amber: the model did not write it, so it is not trained on). <em>Nmax</em> is how
             many times one answer may do this; 0 means no tool.
           </dd>
@@ -51,7 +51,7 @@ export function WhatYouAreWatching() {
           <dt>One step</dt>
           <dd>
             The model answers a batch of questions several times each (a <em>group</em>); each answer is scored; answers that did
-            better than the rest of their group are made more likely, the others less (reinforcement learning: <Term term="PPO" />, <Term term="Reinforce++" /> or
+            better than expected (than the rest of their group, or with PPO than the <Term term="critic" />&rsquo;s guess) are made more likely, the others less (reinforcement learning: <Term term="PPO" />, <Term term="Reinforce++" /> or
             <Term term="GRPO" />).
             <LoopDiagram />
           </dd>
@@ -73,7 +73,7 @@ export function WhatYouAreWatching() {
                 </li>
               ))}
             </ul>
-            The button &ldquo;Words used here&rdquo; explains every other word on the screen.
+            The button &ldquo;Words used here&rdquo; explains the other words of the screen a class may not know.
           </dd>
           <dt>The tour</dt>
           <dd>

@@ -11,10 +11,10 @@ export type LoopStage = (typeof LOOP_STAGES)[number];
 
 export const LOOP_STAGE_TEXT: Record<LoopStage, { title: string; explains: string }> = {
   question: { title: 'Question', explains: 'A practice question, asked several times: its answers are a group.' },
-  write: { title: 'Model writes', explains: 'The model writes each answer one character at a time, and may open a ```python block.' },
-  python: { title: 'Python runs', explains: 'Each closed python block runs in the sandbox, and its output is pasted into the answer.' },
+  write: { title: 'Model writes', explains: 'The model writes each answer one character at a time, and may open a code block (```python, or <code> from the ReTool start).' },
+  python: { title: 'Python runs', explains: 'Each closed code block runs in the sandbox, and its output is pasted into the answer.' },
   reward: { title: 'Reward', explains: '1 if the final number is right, else 0.' },
-  update: { title: 'Update', explains: 'The model is changed a little towards the answers that did better than their group.' },
+  update: { title: 'Update', explains: 'The model is changed a little towards the answers that did better than expected.' },
 };
 
 /** Slow motion's stage as a stage of the loop (the advantages decide the update, so they are its start). */

@@ -14,7 +14,7 @@ export const TOUR_STOPS: TourStop[] = [
   {
     target: '[data-testid=train-button]',
     title: 'Train',
-    text: 'Press Train (or Space) and the model starts practising: in each step it answers a batch of arithmetic questions, gets 1 for a right answer and 0 for a wrong one, and is changed a little towards what worked. Step does one round; Slow motion step shows one round stage by stage.',
+    text: 'Press Train (or Space) and the model starts practising: in each step it answers a batch of maths questions (sums, searches, chains of divisions and more), gets 1 for a right answer and 0 for a wrong one, and is changed a little towards what worked. Step does one round; Slow motion step shows one round stage by stage.',
   },
   {
     target: '[data-testid=headline-charts]',
@@ -34,6 +34,6 @@ export const TOUR_STOPS: TourStop[] = [
   {
     target: '[data-testid=explain-button]',
     title: 'Help',
-    text: '"What am I watching?" explains the experiment and the keys (and starts this tour again); "Words used here" explains every word on the screen.',
+    text: '"What am I watching?" explains the experiment and the keys (and starts this tour again); "Words used here" explains the words of the screen a class may not know.',
   },
 ];
