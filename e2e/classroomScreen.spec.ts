@@ -1,7 +1,8 @@
 /**
  * The classroom screen at a projector's 1280x720: the play bar and the three headline charts are
  * fully in view at the top without scrolling, the newest answer starts on the same screen (in
- * presenter mode no lower than in normal mode), the header's tagline is read whole, the play bar
+ * presenter mode no lower than in normal mode), the header's tagline is read whole, every choice of
+ * the experiment panel's menus has room, the play bar
  * stays in view when the page scrolls, nothing moves when a step runs, and no legend shows uPlot's
  * "--" placeholder. On a 390x844 phone: one column, charts first and as wide as the screen, the
  * backend menu and the "?" buttons on screen and big enough for a finger. Screenshots at 1280x720
@@ -171,6 +172,25 @@ test('presenter mode at 1280x720: the controls and the headline charts still fit
   // The header keeps to one line, the run on the charts named whole in it.
   await expectWhole(page, 'presenter-caption');
   expect((await box(page.getByTestId('presenter-caption'))).y + 10).toBeLessThan((await box(page.getByTestId('play-bar'))).y);
+});
+
+test("at 1280x720 each menu of the experiment panel, More knobs open, has room for every one of its choices", async ({ page }) => {
+  await page.setViewportSize(PROJECTOR);
+  await page.goto('/?preset=classroom&backend=wasm');
+  await expect(page.getByTestId('step-button')).toBeEnabled({ timeout: 60_000 });
+  await page.locator('.more-knobs summary').click();
+  const cut = await page.locator('section.experiment select').evaluateAll((menus: HTMLSelectElement[]) => {
+    // Chromium draws a menu's arrow in about 20 px beside its padding; the choice's text gets the rest.
+    const ARROW = 20;
+    const measure = document.createElement('canvas').getContext('2d')!;
+    return menus.flatMap((menu) => {
+      const style = getComputedStyle(menu);
+      measure.font = `${style.fontSize} ${style.fontFamily}`;
+      const room = menu.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - ARROW;
+      return [...menu.options].filter((o) => measure.measureText(o.text).width > room).map((o) => `${menu.id}: "${o.text}" in ${Math.round(room)} px`);
+    });
+  });
+  expect(cut).toEqual([]);
 });
 
 test('a link hides parts of the page (hide=sidebar,latest,tabs,backend), and keeps hiding them', async ({ page }) => {

@@ -53,7 +53,7 @@ export function ExperimentPanel() {
         {KNOBS.filter((k) => k.main).map((knob) => (
           <KnobField key={knob.key} knob={knob} config={config} error={errors[knob.key]} store={store} />
         ))}
-        <div className={`field start-from${startError ? ' field-invalid' : ''}`}>
+        <div className={`field start-from${rowOf(START_FROM_CHOICES.map((start) => START_MODELS[start].label))}${startError ? ' field-invalid' : ''}`}>
           <span className="field-label">
             <label htmlFor="start-from">Start from</label>
             {startHelp.toggle}
@@ -76,7 +76,7 @@ export function ExperimentPanel() {
           )}
           {startHelp.text}
         </div>
-        <div className="field">
+        <div className={`field${rowOf(BASE_MODEL_LABELS)}`}>
           <label htmlFor="base-model">
             <Term term="base model">Base model</Term>
           </label>
@@ -87,9 +87,9 @@ export function ExperimentPanel() {
             disabled={startFrom !== 'base'}
             onChange={(e) => store.setState({ baseModel: e.target.value as 'shipped' | 'pretrained' })}
           >
-            <option value="shipped">shipped base model</option>
+            <option value="shipped">{BASE_MODEL_LABELS[0]}</option>
             <option value="pretrained" disabled={!pretrained}>
-              {pretrained ? `pretrained here (${pretrained.steps} steps)` : 'pretrained here (none yet)'}
+              {pretrained ? `pretrained here (${pretrained.steps} steps)` : BASE_MODEL_LABELS[1]}
             </option>
           </select>
         </div>
@@ -187,7 +187,7 @@ function KnobField({ knob, config, error, store }: { knob: Knob; config: Experim
 function ChoiceField({ knob, config, error, store }: { knob: Extract<Knob, { kind: 'choice' }>; config: ExperimentConfig; error?: string; store: LabStore }) {
   const { toggle, text } = useFieldHelp(knob.label, knob.help, `knob-${knob.key}`);
   return (
-    <div className={`field${error ? ' field-invalid' : ''}`}>
+    <div className={`field${rowOf(knob.options.map(([, label]) => label))}${error ? ' field-invalid' : ''}`}>
       <span className="field-label">
         <label htmlFor={`knob-${knob.key}`}>{knob.label}</label>
         {toggle}
@@ -208,6 +208,18 @@ function ChoiceField({ knob, config, error, store }: { knob: Extract<Knob, { kin
       {text}
     </div>
   );
+}
+
+const BASE_MODEL_LABELS = ['shipped base model', 'pretrained here (none yet)'];
+
+/**
+ * Half the panel's width shows about 14 characters of a menu's choice beside its arrow; a menu
+ * with a longer choice takes a row of its own (' full-row'), so the choice is read whole.
+ */
+const HALF_ROW_CHARACTERS = 14;
+
+function rowOf(choices: string[]): string {
+  return choices.some((choice) => choice.length > HALF_ROW_CHARACTERS) ? ' full-row' : '';
 }
 
 function sentence(text: string): string {

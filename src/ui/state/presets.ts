@@ -20,7 +20,7 @@ const LABELLED: Record<string, LabPreset> = {
   // The ablation is a sweep too: Train queues its arms, those of docs/tasks.md's measured sweep.
   ablation: { label: 'Nmax ablation (sweep 0, 1, 2, 4, 8)', config: PRESETS.ablation, sweepNmax: [0, 1, 2, 4, 8] },
   quick: { label: 'Quick demo', config: PRESETS.quick },
-  retool: { label: 'ReTool comparison (cold start or base)', config: PRESETS.retool },
+  retool: { label: 'ReTool: cold start vs base', config: PRESETS.retool },
 };
 
 export const LAB_PRESETS: Record<string, LabPreset> = {
