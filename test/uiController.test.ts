@@ -296,6 +296,8 @@ describe('lab controller against a fake trainer', () => {
     await controller.flush();
     const run = store.getState().runs[runId];
     expect(run.config.nmax).toBe(0);
+    // The name says the Nmax it now trains with (it was "quick Nmax 2 ppo seed 1").
+    expect(run.name).toBe('quick Nmax 0 ppo seed 1');
     expect(run.columns.step).toEqual([0]);
     expect(run.samples).toEqual([]);
     const last = fake.trainers[0].calls.at(-1)!;
@@ -335,6 +337,23 @@ describe('lab controller against a fake trainer', () => {
     expect((await db.checkpoint(forkId))?.step).toBe(4);
   });
 
+  it("names a fork by its own Nmax, algorithm and seed when they are not its source's, and never twice the same", async () => {
+    const { store, controller } = await lab({ steps: 10 });
+    await controller.start(false);
+    for (let i = 0; i < 2; i++) await controller.step();
+    const sourceId = only(store.getState().runOrder);
+    const source = store.getState().runs[sourceId].name;
+    await controller.fork();
+    store.setState({ selectedRunId: sourceId });
+    await controller.fork();
+    store.setState({ selectedRunId: sourceId });
+    setKnob(store, 'nmax', 0);
+    setKnob(store, 'seed', 42);
+    await controller.fork();
+    const names = store.getState().runOrder.map((id) => store.getState().runs[id].name);
+    expect(names).toEqual([`quick Nmax 0 ppo seed 42 fork@2 of ${source}`, `${source} fork@2 (2)`, `${source} fork@2`, source]);
+  });
+
   it('runs an Nmax sweep: one run per value, same seed and budget, each evaluated at every value', async () => {
     const { store, fake, controller } = await lab({ steps: 2 });
     store.setState({ sweepNmax: [0, 1, 3] });
@@ -354,6 +373,13 @@ describe('lab controller against a fake trainer', () => {
     ]);
     expect(store.getState().progress.sweep).toMatchObject({ done: 3, total: 3, detail: 'done' });
     expect(fake.trainers[0].methods().filter((m) => m === 'evaluate')).toHaveLength(3);
+
+    // A second sweep of the same seed (a longer budget) names its arms apart from the first's.
+    setKnob(store, 'steps', 3);
+    await controller.startSweep();
+    const second = store.getState().sweep!.runIds.map((id) => store.getState().runs[id].name);
+    expect(second).toEqual(['sweep Nmax 0 (seed 1) (2)', 'sweep Nmax 1 (seed 1) (2)', 'sweep Nmax 3 (seed 1) (2)']);
+    expect(runs.map((r) => r.name)).toEqual(['sweep Nmax 0 (seed 1)', 'sweep Nmax 1 (seed 1)', 'sweep Nmax 3 (seed 1)']);
   });
 
   it('Train runs the sweep when the sweep preset is chosen, and trains one run otherwise', async () => {

@@ -125,7 +125,7 @@ describe('URL state', () => {
       'nmax= is not a number',
       'tierMix=1,2 needs 3 numbers: easy,medium,hard',
       "unknown backend 'tpu' (kept auto)",
-      'sweep=1,x is not a list of Nmax values (whole numbers 0-16)',
+      'sweep=1,x: Nmax values must be whole numbers from 0 to 16',
     ]);
   });
 
@@ -177,8 +177,10 @@ describe('URL state', () => {
       'nmax= 5 is not a number',
       'learningRate=Infinity is not a number',
       'tierMix=0x1,1,1 needs 3 numbers: easy,medium,hard',
-      'sweep=0o1,2 is not a list of Nmax values (whole numbers 0-16)',
+      'sweep=0o1,2: Nmax values must be whole numbers from 0 to 16',
     ]);
+    // An arm twice would train the same run twice under one name.
+    expect(parseLabUrl('', '#sweep=1,1').problems).toEqual(['sweep=1,1: each Nmax value once']);
     const decimal = parseLabUrl('', '#seed=7&steps=16&learningRate=2E-4&tierMix=1,.5,0&sweep=0,2');
     expect(decimal.problems).toEqual([]);
     expect(decimal.state.config).toMatchObject({ seed: 7, steps: 16, learningRate: 2e-4, tierMix: { easy: 1, medium: 0.5, hard: 0 } });

@@ -279,6 +279,19 @@ export const NUMERIC_BOUNDS = Object.fromEntries(
   EXPERIMENT_PROPERTIES.filter((p): p is NumberProperty => p.kind === 'number').map((p) => [p.key, [p.min, p.max, p.integer]]),
 ) as Record<NumericKey, [number, number, boolean]>;
 
+/**
+ * What is wrong with a list of Nmax values (an evaluation's budgets, a sweep's arms), or null: at
+ * least one, each a whole number within the knob's bounds, each once (a value twice would train or
+ * score the same arm twice under one name).
+ */
+export function nmaxListError(values: unknown): string | null {
+  const [, high] = NUMERIC_BOUNDS.nmax;
+  if (!Array.isArray(values) || values.length === 0) return 'give at least one Nmax value';
+  if (values.some((n) => !Number.isInteger(n) || n < 0 || n > high)) return `Nmax values must be whole numbers from 0 to ${high}`;
+  if (new Set(values).size !== values.length) return 'each Nmax value once';
+  return null;
+}
+
 /** Digits with an optional sign, point and exponent: what a number in a flag or a link may look like. */
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 

@@ -5,7 +5,7 @@
  * the same function the worker checks the request with.
  */
 import type { PassAtOneSettings } from '../core/eval/evalReport';
-import { NUMERIC_BOUNDS } from '../core/experiment';
+import { nmaxListError } from '../core/experiment';
 import type { CheckpointBlob } from '../core/run/checkpointBlob';
 
 export interface PassAtOneRequest extends PassAtOneSettings {
@@ -26,10 +26,8 @@ const MAX_SEED = 2 ** 31 - 1;
 export function passAtOneSettingsErrors(settings: PassAtOneSettings): Partial<Record<keyof PassAtOneSettings, string>> {
   const errors: Partial<Record<keyof PassAtOneSettings, string>> = {};
   const { nmaxList, k, temperature, topP, seed } = settings ?? ({} as PassAtOneSettings);
-  const [, nmaxHigh] = NUMERIC_BOUNDS.nmax;
-  if (!Array.isArray(nmaxList) || nmaxList.length === 0) errors.nmaxList = 'give at least one Nmax value';
-  else if (nmaxList.some((n) => !Number.isInteger(n) || n < 0 || n > nmaxHigh)) errors.nmaxList = `Nmax values must be whole numbers from 0 to ${nmaxHigh}`;
-  else if (new Set(nmaxList).size !== nmaxList.length) errors.nmaxList = 'each Nmax value once';
+  const nmaxError = nmaxListError(nmaxList);
+  if (nmaxError) errors.nmaxList = nmaxError;
   if (!Number.isInteger(k) || k < 1 || k > MAX_K) errors.k = `k must be a whole number from 1 to ${MAX_K}`;
   if (typeof temperature !== 'number' || !(temperature >= 0 && temperature <= MAX_TEMPERATURE)) errors.temperature = `temperature must be a number from 0 to ${MAX_TEMPERATURE}`;
   if (typeof topP !== 'number' || !(topP > 0 && topP <= 1)) errors.topP = 'top-p must be a number above 0 and at most 1';

@@ -8,7 +8,7 @@
  * trained and evaluated.
  */
 import type { ExperimentConfig } from '../../core/experiment';
-import { makeRun, type LabRun } from '../state/labRun';
+import { makeRun, uniqueRunName, type LabRun } from '../state/labRun';
 import type { LabState, LabStore, SweepState } from '../state/labStore';
 import { copyConfig } from '../state/urlState';
 import { settledStatus } from './settledStatus';
@@ -49,10 +49,14 @@ export function queueSweep(host: SweepHost): boolean {
   const { store } = host;
   const nmaxValues = [...store.getState().sweepNmax];
   const id = `sweep-${host.now().toString(36)}`;
+  // A second sweep of the same seed (other steps, say) must not make look-alikes of the first's arms.
+  const taken = Object.values(store.getState().runs).map((r) => r.name);
   const runIds = nmaxValues.map((nmax, i) => {
+    const name = uniqueRunName(`sweep Nmax ${nmax} (seed ${config.seed})`, taken);
+    taken.push(name);
     const run = makeRun({
       id: `${id}-${i}`,
-      name: `sweep Nmax ${nmax} (seed ${config.seed})`,
+      name,
       preset: store.getState().preset,
       config: { ...copyConfig(config), nmax },
       createdAt: host.now() + i,

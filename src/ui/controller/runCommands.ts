@@ -50,7 +50,11 @@ export class RunCommands {
     if (!config) return;
     await this.session.command('Resetting', async (api) => {
       await this.session.stopRunning();
-      this.starts.clearRun(run.id, config, this.store.getState().startFrom);
+      const state = this.store.getState();
+      // A run reset with other knobs is a new run in its place: its name says the knobs it now trains with.
+      const others = Object.values(state.runs).filter((r) => r.id !== run.id).map((r) => r.name);
+      const name = namedKnobsChanged(run.config, config) ? uniqueRunName(runName(state.preset, config), others) : run.name;
+      this.starts.clearRun(run.id, config, state.startFrom, name);
       await this.startInWorker(api, run.id, config, await this.starts.runFrom(run.id, null));
     });
   }
@@ -66,9 +70,11 @@ export class RunCommands {
       const saved = await this.session.checkpoints.latest(api, source.id);
       const step = saved?.step ?? 0;
       const state = this.store.getState();
+      // With other knobs than its source's, the fork's name leads with its own.
+      const forkName = namedKnobsChanged(source.config, config) ? `${runName(state.preset, config)} fork@${step} of ${source.name}` : `${source.name} fork@${step}`;
       const fork = addRunFromSaved(this.store, source, saved, {
         id: newRunId(this.now()),
-        name: `${source.name} fork@${step}`,
+        name: uniqueRunName(forkName, Object.values(state.runs).map((r) => r.name)),
         preset: state.preset,
         config,
         createdAt: this.now(),
@@ -161,4 +167,9 @@ function startLabel(run: LabRun): string {
 
 function runName(preset: string, config: ExperimentConfig): string {
   return `${preset} Nmax ${config.nmax} ${config.algorithm} seed ${config.seed}`;
+}
+
+/** Whether a knob a run's name states (runName) differs between two configs. */
+function namedKnobsChanged(before: ExperimentConfig, after: ExperimentConfig): boolean {
+  return before.nmax !== after.nmax || before.algorithm !== after.algorithm || before.seed !== after.seed;
 }

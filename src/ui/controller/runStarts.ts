@@ -47,11 +47,11 @@ export class RunStarts {
     return undefined;
   }
 
-  /** The run at step 0 with `config`: its metrics, samples, evaluation and checkpoint dropped. */
-  clearRun(runId: string, config: ExperimentConfig, startFrom?: StartFrom): void {
+  /** The run at step 0 with `config` (and `name`): its metrics, samples, evaluation and checkpoint dropped. */
+  clearRun(runId: string, config: ExperimentConfig, startFrom?: StartFrom, name?: string): void {
     const run = this.store.getState().runs[runId];
     if (!run) return;
-    const cleared = makeRun({ ...run, config, status: 'idle', history: [], samples: [], startFrom: startFrom ?? run.startFrom });
+    const cleared = makeRun({ ...run, name: name ?? run.name, config, status: 'idle', history: [], samples: [], startFrom: startFrom ?? run.startFrom });
     putRun(this.store, { ...cleared, revision: run.revision + 1, evaluation: null });
     setRunCheckpoint(this.store, runId, null);
   }

@@ -6,7 +6,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import type uPlot from 'uplot';
-import { NUMERIC_BOUNDS } from '../../core/experiment';
+import { nmaxListError } from '../../core/experiment';
 import { FINAL_WINDOW, summariseRun } from '../../core/metrics/runSummary';
 import { useLab, useLabShallow, useLabState } from '../LabContext';
 import { coloursOf } from '../charts/runColours';
@@ -54,7 +54,8 @@ export function SweepPanel() {
   useEffect(() => setDraft((d) => (typedNumbers(d).join(', ') === storedValues ? d : storedValues)), [storedValues]);
   const [metric, setMetric] = useState<OverlayMetric>('testAccuracy');
   const draftValues = typedNumbers(draft);
-  const draftValid = draftValues.length > 0 && draftValues.every((v) => Number.isInteger(v) && v >= 0 && v <= NUMERIC_BOUNDS.nmax[1]);
+  const draftError = nmaxListError(draftValues);
+  const draftValid = draftError === null;
   const training = runs.some((r) => r.status === 'training');
   const evalNmax = sweep?.nmaxValues ?? sweepNmax;
 
@@ -93,10 +94,14 @@ export function SweepPanel() {
             onChange={(e) => {
               setDraft(e.target.value);
               const values = typedNumbers(e.target.value);
-              if (values.every((v) => Number.isInteger(v) && v >= 0 && v <= NUMERIC_BOUNDS.nmax[1])) store.setState({ sweepNmax: values });
+              if (nmaxListError(values) === null) store.setState({ sweepNmax: values });
             }}
           />
-          {!draftValid && <span className="field-error">whole numbers 0-{NUMERIC_BOUNDS.nmax[1]}, separated by commas</span>}
+          {draftError && (
+            <span className="field-error" data-testid="sweep-values-error">
+              {draftError}, separated by commas
+            </span>
+          )}
         </div>
         <button type="button" className="primary" data-testid="sweep-start" disabled={!ready || !draftValid || busy !== null || training} onClick={() => void controller.startSweep()}>
           Queue sweep

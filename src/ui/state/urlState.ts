@@ -7,7 +7,7 @@
  * `run=<id>` names the run the page shows, so a reload shows that run and not merely the newest.
  * `hide=sidebar,tabs` hides parts of the page, as Playground's URL hides controls for a lesson.
  */
-import { configErrors, decimalNumber, EXPERIMENT_PROPERTIES, NUMERIC_BOUNDS, type ExperimentConfig, type ExperimentProperty } from '../../core/experiment';
+import { configErrors, decimalNumber, EXPERIMENT_PROPERTIES, nmaxListError, type ExperimentConfig, type ExperimentProperty } from '../../core/experiment';
 import { withLaterKindZeros } from '../../core/tasks/splits';
 import type { BackendChoice } from '../../trainerWorker/protocol';
 import { DEFAULT_LAB_PRESET, DEFAULT_SWEEP_NMAX, LAB_PRESETS, labPreset } from './presets';
@@ -125,9 +125,10 @@ export function parseLabUrl(search: string, hash: string): ParsedUrl {
   const sweep = read('sweep');
   if (sweep !== null) {
     const values = parseNumberList(sweep);
-    if (values !== null && values.length > 0 && values.every((v) => Number.isInteger(v) && v >= 0 && v <= NUMERIC_BOUNDS.nmax[1])) {
-      state.sweepNmax = values;
-    } else problems.push(`sweep=${sweep} is not a list of Nmax values (whole numbers 0-${NUMERIC_BOUNDS.nmax[1]})`);
+    // An item that is not a number at all is refused as a value out of bounds would be.
+    const error = nmaxListError(values ?? [Number.NaN]);
+    if (error === null) state.sweepNmax = values!;
+    else problems.push(`sweep=${sweep}: ${error}`);
   }
   const start = read('start');
   if (start !== null) {
