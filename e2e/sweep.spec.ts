@@ -36,6 +36,12 @@ test('the sweep preset: Train trains and evaluates one run per Nmax; curves, tab
   const panel = page.getByTestId('sweep-panel');
   await expect(panel.getByTestId('sweep-explainer')).toContainText('more calls can lift it further where a question takes several steps or a failed program gets fixed');
   await expect(panel.getByTestId('sweep-explainer')).toContainText('read the single-call share by depth');
+  // An arm given twice is refused at the field, and the sweep's values stay as they were.
+  await panel.getByTestId('sweep-values').fill('0, 2, 2');
+  await expect(panel.getByTestId('sweep-values-error')).toHaveText('each Nmax value once, separated by commas');
+  await expect(panel.getByTestId('sweep-start')).toBeDisabled();
+  await panel.getByTestId('sweep-values').fill('0, 2, 4');
+  await expect(panel.getByTestId('sweep-values-error')).toHaveCount(0);
   await page.getByTestId('train-button').click();
 
   // The first two arms train side by side, one worker each, with an estimate from the first step,

@@ -5,6 +5,7 @@ import { choosePreset, createLabStore, notify, putRun, reduceLabEvent, setKnob, 
 import { LAB_PRESETS } from '../src/ui/state/presets';
 import { defaultUrlState } from '../src/ui/state/urlState';
 import type { LabEvent } from '../src/trainerWorker/protocol';
+import { latestFigures } from '../src/ui/panels/BackendBadge';
 import { metricsAt, sampleAt } from './uiFixtures';
 
 function storeWithRun(): LabStore {
@@ -112,6 +113,26 @@ describe('lab store and LabEvents', () => {
     send(store, { type: 'pretrainStep', step: 1, loss: 4.5 });
     send(store, { type: 'pretrainStep', step: 2, loss: 3.25 });
     expect(store.getState().pretrainLoss).toMatchObject({ step: [1, 2], loss: [4.5, 3.25], revision: 2 });
+  });
+
+  it("gives the badge only a step timed on the backend it names: none after a switch until a step runs there", () => {
+    const store = storeWithRun();
+    store.setState({ loadedRunId: 'r1' });
+    const wasm = { name: 'wasm' as const, adapter: null, probeMs: {}, reason: 'fastest' };
+    send(store, { type: 'backend', info: wasm });
+    const timed = (step: number, tokensPerSecond: number) =>
+      send(store, { type: 'step', runId: 'r1', metrics: metricsAt(step, { tokensPerSecond, seconds: { generate: 1, execute: 0.5, update: 2 } }), samples: [] });
+    timed(1, 1449);
+    expect(latestFigures(store.getState())).toEqual({ tokensPerSecond: 1449, generate: 1, execute: 0.5, update: 2 });
+    // A switch to the CPU: wasm's 1449 tok/s is not the CPU's.
+    send(store, { type: 'backend', info: { ...wasm, name: 'cpu' } });
+    expect(latestFigures(store.getState())).toBeNull();
+    timed(2, 90);
+    expect(latestFigures(store.getState())?.tokensPerSecond).toBe(90);
+    // Another run shown: its steps were timed elsewhere.
+    putRun(store, makeRun({ id: 'r2', name: 'run two', preset: 'quick', config: LAB_PRESETS.quick.config, createdAt: 2, history: [metricsAt(1, { tokensPerSecond: 7, seconds: { generate: 1, execute: 1, update: 1 } })] }));
+    store.setState({ loadedRunId: null, selectedRunId: 'r2' });
+    expect(latestFigures(store.getState())).toBeNull();
   });
 
   it('turns worker errors into notices, the latest four kept', () => {

@@ -43,7 +43,7 @@ export class WorkerSession {
 
   /** Starts a worker on the store's backend; a crash or a failed start shows as worker 'failed' with a notice. */
   start(): void {
-    this.store.setState({ worker: 'starting', backendInfo: null, loadedRunId: null });
+    this.store.setState({ worker: 'starting', backendInfo: null, timedStep: null, loadedRunId: null });
     const connection = this.connect((message) => {
       if (this.connection !== connection) return;
       this.store.setState({ worker: 'failed', busy: null });

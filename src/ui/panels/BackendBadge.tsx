@@ -6,20 +6,23 @@ import { useLab, useLabShallow, useLabState } from '../LabContext';
 import { BACKEND_CHOICES } from '../state/urlState';
 import type { LabState } from '../state/labStore';
 import type { BackendChoice, BackendName } from '../../trainerWorker/protocol';
-import { lastIndexWithValue } from '../state/runColumns';
 import { GLOSSARY, type GlossaryTerm } from '../glossary';
 import { Term } from './Term';
 
 /** Each backend's name as the glossary spells it. */
 const BACKEND_TERMS: Record<BackendName, GlossaryTerm> = { webgpu: 'WebGPU', webgl: 'WebGL', wasm: 'WASM', cpu: 'CPU' };
 
-/** The latest timed step's speed and time split, as plain numbers (the selector's result is compared field by field). */
-function latestFigures(state: LabState) {
+/**
+ * The speed and time split of the latest step timed on the backend the badge names, as plain
+ * numbers (the selector's result is compared field by field); none before such a step.
+ */
+export function latestFigures(state: LabState) {
+  const timed = state.timedStep;
   const id = state.loadedRunId ?? state.selectedRunId;
-  const columns = id ? state.runs[id]?.columns : undefined;
-  if (!columns) return null;
-  const i = lastIndexWithValue(columns.generateSeconds);
-  if (i < 0) return null;
+  const columns = timed && timed.runId === id ? state.runs[id]?.columns : undefined;
+  if (!timed || !columns) return null;
+  const i = columns.step.lastIndexOf(timed.step);
+  if (i < 0 || columns.generateSeconds[i] === null) return null;
   return {
     tokensPerSecond: columns.tokensPerSecond[i],
     generate: columns.generateSeconds[i] ?? 0,

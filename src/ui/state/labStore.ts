@@ -69,6 +69,11 @@ export interface PretrainedBase {
 export interface LabState extends UrlState {
   worker: 'starting' | 'ready' | 'failed';
   backendInfo: BackendInfo | null;
+  /**
+   * The latest step the worker timed on the backend it has now (null since the backend changed): a
+   * stored step's speed may be another backend's, so the badge shows only this one's.
+   */
+  timedStep: { runId: string; step: number } | null;
   runs: Record<string, LabRun>;
   /** Run ids, newest first. */
   runOrder: string[];
@@ -150,6 +155,7 @@ export function createLabStore(initial: UrlState): LabStore {
     config: copyConfig(initial.config),
     worker: 'starting',
     backendInfo: null,
+    timedStep: null,
     runs: {},
     runOrder: [],
     brokenRuns: [],
@@ -178,7 +184,7 @@ export function createLabStore(initial: UrlState): LabStore {
 export function reduceLabEvent(state: LabState, event: LabEvent): Partial<LabState> {
   switch (event.type) {
     case 'backend':
-      return { backendInfo: event.info };
+      return { backendInfo: event.info, timedStep: null };
     case 'status': {
       // Training goes on step after step; any other status means no step is under way.
       const next: Partial<LabState> = event.status === 'training' ? {} : { runningStage: null };
@@ -200,7 +206,8 @@ export function reduceLabEvent(state: LabState, event: LabEvent): Partial<LabSta
       const updated: LabRun = { ...run, step: metrics.step, samples, revision: run.revision + 1 };
       const running = state.runningStage;
       const stepDone = running !== null && running.runId === run.id && running.step === metrics.step;
-      return { runs: { ...state.runs, [run.id]: updated }, ...(stepDone ? { runningStage: { ...running, done: true } } : {}) };
+      const timedStep = metrics.seconds !== null ? { runId: run.id, step: metrics.step } : state.timedStep;
+      return { runs: { ...state.runs, [run.id]: updated }, timedStep, ...(stepDone ? { runningStage: { ...running, done: true } } : {}) };
     }
     case 'stage':
       return { runningStage: { runId: event.runId, step: event.step, stage: event.stage, done: false } };
