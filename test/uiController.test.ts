@@ -8,6 +8,8 @@ import { createLabStore, setKnob, type LabState, type LabStore } from '../src/ui
 import { LAB_PRESETS } from '../src/ui/state/presets';
 import { copyConfig, defaultUrlState } from '../src/ui/state/urlState';
 import { fakeConnector } from './uiFakeTrainer';
+import { runCsv } from '../src/core/archive/runExport';
+import { metricsAt } from './uiFixtures';
 
 let dbCount = 0;
 
@@ -419,18 +421,30 @@ describe('lab controller against a fake trainer', () => {
     expect(second.store.getState().runs[sweep.runIds[1]].evaluation).toEqual({ 0: 0.2, 2: 0.22 });
   });
 
-  it('refuses a corrupt checkpoint import with a notice and changes nothing', async () => {
+  it('refuses a file that is not a run or checkpoint file, or a cut one, naming it, and changes nothing', async () => {
     const { db, store, controller } = await lab();
     await controller.start(false);
     const before = store.getState();
-    const ok = controller.importFiles([{ name: 'weights.json', bytes: new TextEncoder().encode('{"format":"keras"}') }]);
+    const refusal = (name: string, text: string) => {
+      expect(controller.importFiles([{ name, bytes: new TextEncoder().encode(text) }])).toBe(false);
+      return store.getState().notices.at(-1)?.text;
+    };
+    expect(refusal('weights.json', '{"format":"keras"}')).toBe(
+      'import of weights.json refused: it is neither a run file (Export run) nor a checkpoint file (Export checkpoint) of this lab',
+    );
+    expect(refusal('notes.txt', 'not json at all')).toBe(
+      'import of notes.txt refused: it is neither a run file (Export run) nor a checkpoint file (Export checkpoint) of this lab',
+    );
+    expect(refusal('run-curves.csv', runCsv([metricsAt(0), metricsAt(1)]))).toBe(
+      'import of run-curves.csv refused: a CSV export holds only the curves, for a spreadsheet; import the file Export run writes',
+    );
+    // A checkpoint file cut short: refused as a checkpoint, with the reason.
+    expect(refusal('cut.json', '{"format":"tir-lab-checkpoint-file","formatVersion":1,"man')).toBe(
+      'import of cut.json refused: the file is not valid JSON, so it is not a TIR Lab checkpoint',
+    );
     await controller.flush();
-    expect(ok).toBe(false);
     expect(store.getState().runs).toBe(before.runs);
     expect(store.getState().config).toBe(before.config);
-    expect(store.getState().notices.at(-1)?.text).toBe(
-      'import refused: not a TIR Lab checkpoint: format is "keras", expected "tir-lab-checkpoint-file"',
-    );
     expect(await db.listRuns()).toEqual([]);
   });
 

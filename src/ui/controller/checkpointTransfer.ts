@@ -37,7 +37,7 @@ export function importRunCheckpoint(host: TransferHost, files: ImportFile[]): bo
   try {
     imported = decodeCheckpointFiles(files);
   } catch (error) {
-    notify(host.store, 'error', `import refused: ${error instanceof Error ? error.message : String(error)}`);
+    notify(host.store, 'error', `import of ${files.map((f) => f.name).join(' + ')} refused: ${error instanceof Error ? error.message : String(error)}`);
     return false;
   }
   const fileName = files.map((f) => f.name).join(' + ');

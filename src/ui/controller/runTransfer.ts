@@ -5,8 +5,9 @@
  * is refused with a notice before anything changes; a name already taken gets " (2)", never an
  * overwrite. The import button takes checkpoint files too (checkpointTransfer.ts).
  */
-import type { ImportFile } from '../../core/archive/checkpointFile';
+import { CHECKPOINT_FILE_FORMAT, type ImportFile } from '../../core/archive/checkpointFile';
 import { decodeRunFile, encodeRunFile, isRunFile } from '../../core/archive/runFile';
+import { CSV_COLUMNS, RUN_EXPORT_FORMAT } from '../../core/archive/runExport';
 import { makeRun, newRunId, uniqueRunName } from '../state/labRun';
 import { metricsRows } from '../state/runColumns';
 import { notify, setRunCheckpoint } from '../state/labStore';
@@ -27,26 +28,39 @@ export async function exportRunFile(host: TransferHost, runId: string): Promise<
 }
 
 /**
- * Whether a file's text is a run file rather than a checkpoint file. One this lab wrote opens with
- * its format, which is read without parsing the file twice; a cut run file no longer parses, but
- * still opens so: it is refused as a run file.
+ * Whether a file's text opens as the lab's file of `format` (a run file, a checkpoint file). One this
+ * lab wrote opens with its format, which is read without parsing the file twice; a cut file no
+ * longer parses, but still opens so: it is refused as what it was, with the reason.
  */
-function looksLikeRunFile(text: string): boolean {
-  if (/^\s*\{\s*"format"\s*:\s*"tir-lab-run"/.test(text.slice(0, 200))) return true;
+function opensAs(text: string, format: string, isFile: (parsed: unknown) => boolean): boolean {
+  if (new RegExp(`^\\s*\\{\\s*"format"\\s*:\\s*"${format}"`).test(text.slice(0, 200))) return true;
   try {
-    return isRunFile(JSON.parse(text));
+    return isFile(JSON.parse(text));
   } catch {
     return false;
   }
 }
 
+const isCheckpointFile = (parsed: unknown) => typeof parsed === 'object' && parsed !== null && (parsed as { format?: unknown }).format === CHECKPOINT_FILE_FORMAT;
+
 /** A run file as a new run with its curves, or a checkpoint file (or the CLI's pair) as a new paused run. */
 export function importRunOrCheckpoint(host: RunTransferHost, files: ImportFile[]): boolean {
   if (files.length === 1) {
-    const text = new TextDecoder().decode(files[0].bytes);
-    if (looksLikeRunFile(text)) return importRunFile(host, files[0].name, text);
+    const [file] = files;
+    const text = new TextDecoder().decode(file.bytes);
+    if (opensAs(text, RUN_EXPORT_FORMAT, isRunFile)) return importRunFile(host, file.name, text);
+    if (!opensAs(text, CHECKPOINT_FILE_FORMAT, isCheckpointFile)) {
+      notify(host.store, 'error', `import of ${file.name} refused: ${neitherRunNorCheckpoint(file.name, text)}`);
+      return false;
+    }
   }
   return importRunCheckpoint(host, files);
+}
+
+/** Why a file is not one the lab imports, in the words of the buttons that write those. */
+function neitherRunNorCheckpoint(fileName: string, text: string): string {
+  if (/\.csv$/i.test(fileName) || text.startsWith(`${CSV_COLUMNS[0]},`)) return 'a CSV export holds only the curves, for a spreadsheet; import the file Export run writes';
+  return 'it is neither a run file (Export run) nor a checkpoint file (Export checkpoint) of this lab';
 }
 
 /** A run file's text as a new run; false (with a notice) when it is refused. */
