@@ -209,7 +209,11 @@ describe('LabSession', () => {
     await session.train();
     expect(stepEvents(events).map((e) => e.metrics.step)).toEqual([0, 1, 2, 3, 4]);
     expect(lastStatus(events)).toEqual({ type: 'status', runId: 'run-a', status: 'finished', step: 4 });
-    await expect(session.step()).rejects.toThrow('run run-a has reached its step budget (4 steps)');
+    // A page that still thinks the run short of its budget (another tab trained it on) hears it is finished.
+    const statuses = statusEvents(events).length;
+    await expect(session.step()).rejects.toThrow('the run has reached its step budget (4 steps): Fork it with more steps to go on');
+    expect(statusEvents(events)).toHaveLength(statuses + 1);
+    expect(lastStatus(events)).toEqual({ type: 'status', runId: 'run-a', status: 'finished', step: 4 });
     await session.dispose();
   });
 

@@ -162,7 +162,11 @@ export class LabSession implements TrainerCommands {
         await this.trainOneStep(run, () => stop.requested, onStage);
         return true;
       });
-      if (!ran) throw new Error(`run ${run.id} has reached its step budget (${run.config.steps} steps)`);
+      if (!ran) {
+        // The page may think the run is short of it (another tab trained it on): it shows it finished.
+        this.setStatus(run, 'finished');
+        throw new Error(`the run has reached its step budget (${run.config.steps} steps): Fork it with more steps to go on`);
+      }
     } finally {
       if (this.stepStop === stop) this.stepStop = null;
     }
