@@ -5,8 +5,9 @@
  * the experiment panel's menus has room, the play bar
  * stays in view when the page scrolls, nothing moves when a step runs, and no legend shows uPlot's
  * "--" placeholder. On a 390x844 phone: one column, charts first and as wide as the screen, the
- * backend menu and the "?" buttons on screen and big enough for a finger. Screenshots at 1280x720
- * and 390x844 are saved with the test's output (test-results/classroomScreen-*).
+ * backend menu and the "?" buttons on screen and big enough for a finger. No y-axis title runs off
+ * its chart, in either mode. Screenshots at 1280x720 (normal and presenter) and 390x844 are saved with
+ * the test's output (test-results/classroomScreen-*).
  */
 import { expect, test, type Page } from '@playwright/test';
 import { box, expectFullyInView } from './screenBoxes';
@@ -56,6 +57,27 @@ async function expectWhole(page: Page, testId: string): Promise<void> {
   expect(scrollWidth, `${testId}'s text (${scrollWidth} px) fits its ${clientWidth} px`).toBeLessThanOrEqual(clientWidth);
 }
 
+/**
+ * The headline charts whose y-axis title runs off the chart: uPlot draws the title along the plot's
+ * height, centred on it, in the canvas that holds the plot and its axes, so a title too long for it
+ * leaves ink on the canvas's top (or bottom) row in the title's strip at the left edge.
+ */
+function cutAxisTitles(page: Page): Promise<string[]> {
+  return page.evaluate((ids) => {
+    const TITLE_STRIP = 24;
+    return ids.filter((id) => {
+      const canvas = document.querySelector<HTMLCanvasElement>(`[data-testid=${id}] canvas`)!;
+      const strip = Math.round(TITLE_STRIP * (canvas.width / canvas.clientWidth));
+      const inked = (y: number) => {
+        const row = canvas.getContext('2d')!.getImageData(0, y, strip, 1).data;
+        for (let i = 3; i < row.length; i += 4) if (row[i] > 100) return true;
+        return false;
+      };
+      return inked(0) || inked(canvas.height - 1);
+    });
+  }, HEADLINE_CHARTS);
+}
+
 /** Every legend value of the headline charts (uPlot writes "--" where it has none). */
 async function legendValues(page: Page): Promise<string[]> {
   const values: string[] = [];
@@ -98,6 +120,7 @@ test('at 1280x720 the controls and the three headline charts fit on one screen, 
   await expect(page.getByTestId('step-button')).toBeDisabled();
   expect(await layout(page), 'nothing moves when the step starts').toEqual(resting);
   await expect(page.getByTestId('step-counter')).toHaveText('1', { timeout: TRAINING_TIMEOUT });
+  expect(await cutAxisTitles(page)).toEqual([]);
   await expect(page.getByTestId('current-rollout-sample')).toBeVisible();
   expect(await layout(page), 'nothing moves when the step ends').toEqual(resting);
 
@@ -158,17 +181,23 @@ test('at 1280x720 the controls and the three headline charts fit on one screen, 
   await expect(page.getByTestId('compare-panel')).toBeVisible();
 });
 
-test('presenter mode at 1280x720: the controls and the headline charts still fit on one screen, the newest answer no lower than in normal mode', async ({ page }) => {
+test('presenter mode at 1280x720: the controls and the headline charts still fit on one screen, the newest answer no lower than in normal mode', async ({ page }, testInfo) => {
   await page.setViewportSize(PROJECTOR);
   await page.goto('/?preset=classroom&backend=wasm');
   await expect(page.getByTestId('step-button')).toBeEnabled({ timeout: 60_000 });
   const normal = await box(page.getByTestId('current-rollout'));
-  await page.goto('/?preset=classroom&backend=wasm&presenter=1');
+  // A tiny run, so the step below is quick; the layout is the classroom preset's.
+  await page.goto(`/?preset=classroom&backend=wasm&presenter=1#${TINY_RUN}`);
   await expect(page.getByTestId('step-button')).toBeEnabled({ timeout: 60_000 });
   for (const id of [...CONTROLS, ...HEADLINE_CHARTS]) await expectFullyInView(page, id);
   await expect(page.getByTestId('tab-compare')).toHaveCount(0);
   const presenter = await box(page.getByTestId('current-rollout'));
   expect(presenter.y, `the newest answer's top in presenter mode (normal mode: ${normal.y})`).toBeLessThanOrEqual(normal.y);
+  // The y-axis titles, in larger type, still fit beside their plots once a step has drawn the axes.
+  await page.getByTestId('step-button').click();
+  await expect(page.getByTestId('step-counter')).toHaveText('1', { timeout: TRAINING_TIMEOUT });
+  expect(await cutAxisTitles(page)).toEqual([]);
+  await page.screenshot({ path: testInfo.outputPath('presenter-1280x720.png') });
   // The header keeps to one line, the run on the charts named whole in it.
   await expectWhole(page, 'presenter-caption');
   expect((await box(page.getByTestId('presenter-caption'))).y + 10).toBeLessThan((await box(page.getByTestId('play-bar'))).y);

@@ -140,12 +140,20 @@ function drawVerticalLine(u: uPlot, x: number): void {
   ctx.restore();
 }
 
-/** Presenter mode: axis text a class can read from the back of the room. */
+/**
+ * Presenter mode: axis text a class can read from the back of the room. The chart keeps its height
+ * (the newest answer stays where it was), so the x axis takes no more height than its larger ticks
+ * need, and the y axis's title, drawn along the plot's height, is a size smaller than the ticks.
+ */
 function withLargeType(options: Omit<uPlot.Options, 'width' | 'height'>): Omit<uPlot.Options, 'width' | 'height'> {
   const font = '15px system-ui, sans-serif';
   return {
     ...options,
-    axes: (options.axes ?? [{}, {}]).map((axis) => ({ ...axis, font, labelFont: `bold ${font}`, size: typeof axis.size === 'number' ? Math.max(axis.size, 60) : 60 })),
+    axes: (options.axes ?? [{}, {}]).map((axis, i) =>
+      i === 0
+        ? { ...axis, font, labelFont: `bold ${font}`, size: 34, labelSize: 24 }
+        : { ...axis, font, labelFont: 'bold 14px system-ui, sans-serif', size: typeof axis.size === 'number' ? Math.max(axis.size, 60) : 60 },
+    ),
   };
 }
 
@@ -193,7 +201,8 @@ export function stepChartOptions(series: uPlot.Series[], y: { range?: YRange; la
       x: { time: false },
       y: range ? { range } : { auto: true },
     },
-    axes: [{ label: 'RL step', incrs: STEP_TICKS }, { label: y.label, size: 50 }],
+    // The x axis no taller than its ticks and title need, so the y axis's title has the plot's height.
+    axes: [{ label: 'RL step', incrs: STEP_TICKS, size: 30, labelSize: 20 }, { label: y.label, size: 50 }],
     series: [{ label: 'step' }, ...series],
     legend: { live: true },
     cursor: { drag: { x: true, y: false } },
