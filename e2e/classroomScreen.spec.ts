@@ -203,6 +203,17 @@ test('presenter mode at 1280x720: the controls and the headline charts still fit
   expect((await box(page.getByTestId('presenter-caption'))).y + 10).toBeLessThan((await box(page.getByTestId('play-bar'))).y);
 });
 
+test('after a click on Presenter mode, Space trains and presenter mode stays', async ({ page }) => {
+  await page.setViewportSize(PROJECTOR);
+  await page.goto(`/?preset=classroom&backend=wasm#${TINY_RUN}`);
+  await expect(page.getByTestId('step-button')).toBeEnabled({ timeout: 60_000 });
+  await page.getByTestId('presenter-toggle').click();
+  await expect(page.getByTestId('presenter-toggle')).toHaveText('Exit presenter mode');
+  await page.keyboard.press(' ');
+  await expect(page.getByTestId('step-counter')).toHaveText('2', { timeout: TRAINING_TIMEOUT });
+  await expect(page.getByTestId('presenter-toggle')).toHaveText('Exit presenter mode');
+});
+
 test("at 1280x720 each menu of the experiment panel, More knobs open, has room for every one of its choices", async ({ page }) => {
   await page.setViewportSize(PROJECTOR);
   await page.goto('/?preset=classroom&backend=wasm');
