@@ -203,8 +203,8 @@ test('presenter mode at 1280x720: the controls and the headline charts still fit
   expect((await box(page.getByTestId('presenter-caption'))).y + 10).toBeLessThan((await box(page.getByTestId('play-bar'))).y);
 });
 
-// A button keeps the focus a click gives it, and Space on a focused button presses it: the toggle's
-// header is drawn anew in presenter mode, so the click leaves no focus there and Space reaches Train.
+// Space on a focused button presses it: were the toggle to keep the focus its click gives, the
+// teacher's next Space would leave presenter mode instead of training.
 test('after a click on Presenter mode, Space trains and presenter mode stays', async ({ page }) => {
   await page.setViewportSize(PROJECTOR);
   await page.goto(`/?preset=classroom&backend=wasm#${TINY_RUN}`);
