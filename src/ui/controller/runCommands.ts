@@ -53,7 +53,7 @@ export class RunCommands {
       const state = this.store.getState();
       // A run reset with other knobs is a new run in its place: its name says the knobs it now trains with.
       const others = Object.values(state.runs).filter((r) => r.id !== run.id).map((r) => r.name);
-      const name = namedKnobsChanged(run.config, config) ? uniqueRunName(runName(state.preset, config), others) : run.name;
+      const name = namedKnobsChanged(run.config, config) ? uniqueRunName(runName(run.preset, config), others) : run.name;
       this.starts.clearRun(run.id, config, state.startFrom, name);
       await this.startInWorker(api, run.id, config, await this.starts.runFrom(run.id, null));
     });
