@@ -88,7 +88,16 @@ export function App() {
           <GlossaryDialog />
           <CopyLink />
           {shows('backend') && <BackendBadge />}
-          <button type="button" className="presenter-toggle" data-testid="presenter-toggle" onClick={() => store.setState({ presenter: !presenter })}>
+          <button
+            type="button"
+            className="presenter-toggle"
+            data-testid="presenter-toggle"
+            onClick={(event) => {
+              store.setState({ presenter: !presenter });
+              // A click leaves no focus on the button, so the teacher's next Space trains instead of leaving presenter mode.
+              if (event.detail > 0) event.currentTarget.blur();
+            }}
+          >
             {presenter ? 'Exit presenter mode' : 'Presenter mode'}
           </button>
         </div>
