@@ -24,7 +24,7 @@ import { FINAL_WINDOW, START_WINDOW } from '../core/metrics/runSummary';
 import { emptyStepMetrics, type StepMetrics } from '../core/metrics/stepMetrics';
 import { decimalNumber } from '../core/experiment';
 import { RUN_EXPORT_FORMAT } from '../core/archive/runExport';
-import { MAX_DEPTH } from '../core/tasks/problem';
+import { isDepth, MAX_DEPTH } from '../core/tasks/problem';
 import { argsOrExitCode, UsageError } from './cliArgs';
 import { evalSections } from './evalMatrixTables';
 import { fixed, table } from './markdownTable';
@@ -177,7 +177,7 @@ function evalInput(path: string, json: unknown, trainedWith?: { nmax?: number; s
   if (!Array.isArray(report.blocks) || report.blocks.some((b) => typeof b.nmax !== 'number' || typeof b['pass@1'] !== 'number')) {
     throw new InputError(`${path} is not an npm run eval report (each block needs nmax and pass@1)`);
   }
-  if (report.problemDepths !== undefined && !(Array.isArray(report.problemDepths) && report.problemDepths.every((d) => Number.isInteger(d) && d >= 1 && d <= MAX_DEPTH))) {
+  if (report.problemDepths !== undefined && !(Array.isArray(report.problemDepths) && report.problemDepths.every(isDepth))) {
     throw new InputError(`${path}: problemDepths must list a depth from 1 to ${MAX_DEPTH} for each problem`);
   }
   const config = trainedWith ?? checkpointConfig(report.checkpoint);

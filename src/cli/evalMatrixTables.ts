@@ -13,6 +13,17 @@ const signed = (x: number) => {
   return `${x < 0 && Number(size) !== 0 ? '-' : '+'}${size}`;
 };
 
+/** The depths any of the splits has a part at, ascending: a table's depth columns. */
+const depthColumns = (splits: { depth: number }[][]) => [...new Set(splits.flat().map((p) => p.depth))].sort((a, b) => a - b);
+
+/** A cell per depth column: `cell` of the part at that depth, '–' where the split has none. */
+function depthCells<P extends { depth: number }>(parts: P[], depths: number[], cell: (part: P) => string): string[] {
+  return depths.map((d) => {
+    const part = parts.find((p) => p.depth === d);
+    return part === undefined ? '–' : cell(part);
+  });
+}
+
 export function evalSections(matrix: EvalMatrix): string[] {
   const sections = [
     [
@@ -53,7 +64,7 @@ export function evalSections(matrix: EvalMatrix): string[] {
     );
   }
   if (matrix.gainsOverSeeds.length > 0) {
-    const depths = [...new Set(matrix.gainsOverSeeds.flatMap((g) => g.byDepth.map((p) => p.depth)))].sort((a, b) => a - b);
+    const depths = depthColumns(matrix.gainsOverSeeds.map((g) => g.byDepth));
     sections.push(
       [
         '## The same gains over seeds (mean, and the standard error over seeds: training and evaluation noise)',
@@ -67,10 +78,7 @@ export function evalSections(matrix: EvalMatrix): string[] {
             g.seeds.join(','),
             fixed(g.mean),
             fixed(g.standardError),
-            ...depths.map((d) => {
-              const part = g.byDepth.find((p) => p.depth === d);
-              return part === undefined ? '–' : `${signed(part.mean)} ± ${part.standardError.toFixed(3)}`;
-            }),
+            ...depthCells(g.byDepth, depths, (p) => `${signed(p.mean)} ± ${p.standardError.toFixed(3)}`),
           ]),
         ),
       ].join('\n'),
@@ -83,13 +91,8 @@ export function evalSections(matrix: EvalMatrix): string[] {
 function depthSections(gains: OwnNmaxGain[]): string | null {
   const split = gains.filter((g) => g.byDepth.length > 0);
   if (split.length === 0) return null;
-  const depths = [...new Set(split.flatMap((g) => g.byDepth.map((p) => p.depth)))].sort((a, b) => a - b);
+  const depths = depthColumns(split.map((g) => g.byDepth));
   const counts = [...new Set(split.map((g) => g.byDepth.map((p) => `depth ${p.depth}: ${p.problems}`).join(', ')))];
-  const cells = (g: OwnNmaxGain, cell: (part: OwnNmaxGain['byDepth'][number]) => string) =>
-    depths.map((d) => {
-      const part = g.byDepth.find((p) => p.depth === d);
-      return part === undefined ? '–' : cell(part);
-    });
   const head = (...figures: string[]) => ['from Nmax', 'to Nmax', 'seed', ...figures, ...depths.map((d) => `depth ${d}`)];
   return [
     '## Each gain by the depth of its problems (the calls a step-by-step solution takes)',
@@ -98,14 +101,14 @@ function depthSections(gains: OwnNmaxGain[]): string | null {
     '',
     table(
       head('gain'),
-      split.map((g) => [String(g.fromNmax), String(g.toNmax), seedCell(g.seed), fixed(g.difference), ...cells(g, (p) => `${signed(p.part)} ± ${p.standardError.toFixed(3)}`)]),
+      split.map((g) => [String(g.fromNmax), String(g.toNmax), seedCell(g.seed), fixed(g.difference), ...depthCells(g.byDepth, depths, (p) => `${signed(p.part)} ± ${p.standardError.toFixed(3)}`)]),
     ),
     '',
     'pass@1 over the problems of each depth: the arm trained at the smaller Nmax -> the larger, each at its own Nmax.',
     '',
     table(
       head(),
-      split.map((g) => [String(g.fromNmax), String(g.toNmax), seedCell(g.seed), ...cells(g, (p) => `${p.fromPassAtOne.toFixed(2)} -> ${p.toPassAtOne.toFixed(2)}`)]),
+      split.map((g) => [String(g.fromNmax), String(g.toNmax), seedCell(g.seed), ...depthCells(g.byDepth, depths, (p) => `${p.fromPassAtOne.toFixed(2)} -> ${p.toPassAtOne.toFixed(2)}`)]),
     ),
   ].join('\n');
 }

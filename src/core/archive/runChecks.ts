@@ -11,7 +11,7 @@ import type { EvalBlock, EvalReport, PassAtOneResult } from '../eval/evalReport'
 import { TOOL_FORMATS, type ToolFormatName } from '../rollout/formats';
 import { emptyStepMetrics, SCALAR_METRICS, type StepMetrics } from '../metrics/stepMetrics';
 import type { RolloutSample, SampleSegment } from '../rollout/rolloutSample';
-import { KINDS, MAX_DEPTH, TIERS, type Kind, type Tier } from '../tasks/problem';
+import { isDepth, KINDS, MAX_DEPTH, TIERS, type Kind, type Tier } from '../tasks/problem';
 import { isObject } from '../jsonValue';
 
 /** Samples a run keeps, newest first: the lab's inspector and a run file hold at most these. */
@@ -120,8 +120,8 @@ function depthFigures(value: unknown, path: string): (number | null)[] {
 }
 
 function depth(value: unknown, path: string): number {
-  if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > MAX_DEPTH) refuse(path, `is not a depth from 1 to ${MAX_DEPTH}`);
-  return value as number;
+  if (!isDepth(value)) refuse(path, `is not a depth from 1 to ${MAX_DEPTH}`);
+  return value;
 }
 
 /** Figures keyed by the names in `keys`, a missing one null (a kind added after the record was made). */

@@ -36,6 +36,11 @@ export interface Problem {
 /** The deepest chain: the per-depth metrics have a slot for each depth up to it. */
 export const MAX_DEPTH = 5;
 
+/** Whether `x` is a problem's depth: a whole number from 1 to MAX_DEPTH. */
+export function isDepth(x: unknown): x is number {
+  return Number.isInteger(x) && (x as number) >= 1 && (x as number) <= MAX_DEPTH;
+}
+
 /**
  * How many dependent tool calls a problem's step-by-step solution takes: a chain's depth (its exact
  * divisions; one more call shows that 7 no longer divides what is left, unless the answer is taken
