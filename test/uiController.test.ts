@@ -13,13 +13,13 @@ import { metricsAt } from './uiFixtures';
 
 let dbCount = 0;
 
-async function lab(options: { steps?: number; dbName?: string } = {}) {
+async function lab(options: { steps?: number; dbName?: string; eventsTrailReplies?: boolean } = {}) {
   const db = await openRunDatabase(options.dbName ?? `ui-controller-${++dbCount}`);
   const initial = defaultUrlState();
   initial.preset = 'quick';
   initial.config = { ...copyConfig(LAB_PRESETS.quick.config), steps: options.steps ?? 3 };
   const store = createLabStore(initial);
-  const fake = fakeConnector();
+  const fake = fakeConnector({ eventsTrailReplies: options.eventsTrailReplies });
   let clock = 1000;
   const controller = new LabController({ store, connect: fake.connect, db, baseModelUrl: '/models/base/', now: () => clock++ });
   return { db, store, fake, controller };
@@ -157,6 +157,31 @@ describe('lab controller against a fake trainer', () => {
     const after = second.store.getState().runs[runId];
     expect(after.columns.step.slice(-3)).toEqual([pausedAt - 1, pausedAt, pausedAt + 1]);
     expect(await storedSteps(second.db, runId)).toEqual(Array.from({ length: pausedAt + 2 }, (_, i) => i));
+  });
+
+  it('leaving for another tab stops training after its step, saves it at the last step shown, and closes the worker for good', async () => {
+    // The last step's event may trail pause's reply: leaving waits for it before the save.
+    const { db, store, fake, controller } = await lab({ steps: 50, eventsTrailReplies: true });
+    await controller.start(false);
+    const training = controller.train();
+    await untilState(store, (s) => Object.values(s.runs).some((r) => r.step >= 5));
+    await controller.leave();
+    const runId = only(store.getState().runOrder);
+    // Whatever still trails the closed worker has landed.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const run = store.getState().runs[runId];
+    expect(run.status).toBe('paused');
+    expect(run.step).toBeLessThan(50);
+    // What the tab showed is what the next tab reads, state and curve.
+    expect((await db.checkpoint(runId))?.step).toBe(run.step);
+    expect(await storedSteps(db, runId)).toEqual(Array.from(run.columns.step));
+    expect(only(await db.listRuns())).toMatchObject({ status: 'paused', step: run.step, checkpointStep: run.step });
+    expect(fake.closed).toEqual([0]);
+    // Nothing in this tab starts a worker again: a backend switch after the move finds none to start.
+    await controller.switchBackend('cpu');
+    expect(fake.trainers).toHaveLength(1);
+    expect(fake.trainers[0].methods().at(-1)).toBe('saveCheckpoint');
+    await training;
   });
 
   it('asked before steps past the saved state are deleted, keeps the curves as a finished run and trains a copy, or does nothing', async () => {

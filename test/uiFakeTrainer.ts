@@ -1,6 +1,8 @@
 /**
  * A stand-in for the trainer worker: the TrainerWorkerApi's behaviour (events per step, pause
- * between steps, checkpoints that remember their step) with made-up figures and no tfjs.
+ * between steps, checkpoints that remember their step) with made-up figures and no tfjs. As the
+ * real one (trainerWorker/labSession.ts), pause resolves once the training under way has stopped,
+ * and a checkpoint is answered a while after it is asked for (the worker serialises the weights).
  */
 import type { ModelAnswer } from '../src/core/rollout/answerQuestion';
 import type { ExperimentConfig } from '../src/core/experiment';
@@ -25,12 +27,22 @@ export class FakeTrainer implements TrainerWorkerApi {
   private config: ExperimentConfig | null = null;
   private stepNumber = 0;
   private paused = false;
+  /** The train() call under way, which pause waits for (LabSession.pause awaits the job). */
+  private training: Promise<void> | null = null;
   private evaluationCancelled = false;
+
+  /**
+   * With `eventsTrailReplies`, events arrive 3 ms late, so a command's reply can overtake the events
+   * sent before it, as in the real worker: comlink delivers the event callback on a port of its own
+   * (trainerWorker/trainerApi.ts; ui/controller/settledStatus.ts waits for it). A step then takes
+   * 10 ms, longer than that lag, as a real step (about 150 ms) is longer than a message's hop.
+   */
+  constructor(private readonly eventsTrailReplies = false) {}
 
   async init(options: { backend: BackendChoice; baseModelUrl: string }, onEvent: (event: LabEvent) => void) {
     this.calls.push({ method: 'init', args: [options] });
     this.backend = options.backend;
-    this.emit = onEvent;
+    this.emit = this.eventsTrailReplies ? (event) => void setTimeout(() => onEvent(event), 3) : onEvent;
     const name = options.backend === 'auto' ? 'wasm' : options.backend;
     return { name, adapter: null, probeMs: { [name]: 1 }, reason: 'fake' };
   }
@@ -52,16 +64,21 @@ export class FakeTrainer implements TrainerWorkerApi {
     this.calls.push({ method: 'train', args: [] });
     this.paused = false;
     this.status('training');
-    while (!this.paused && this.stepNumber < this.config!.steps) {
-      await new Promise((resolve) => setTimeout(resolve, 1));
-      this.oneStep();
-    }
-    this.status(this.stepNumber >= this.config!.steps ? 'finished' : 'paused');
+    this.training = (async () => {
+      while (!this.paused && this.stepNumber < this.config!.steps) {
+        await tick(this.eventsTrailReplies ? 10 : 1);
+        this.oneStep();
+      }
+      this.status(this.stepNumber >= this.config!.steps ? 'finished' : 'paused');
+    })();
+    await this.training;
+    this.training = null;
   }
 
   async pause() {
     this.calls.push({ method: 'pause', args: [] });
     this.paused = true;
+    await this.training;
   }
 
   async step() {
@@ -86,7 +103,9 @@ export class FakeTrainer implements TrainerWorkerApi {
 
   async saveCheckpoint(): Promise<CheckpointBlob> {
     this.calls.push({ method: 'saveCheckpoint', args: [] });
-    return { manifest: { format: 'tir-lab-checkpoint', meta: { step: this.stepNumber, runId: this.runId } }, weights: Uint8Array.from([this.stepNumber]) };
+    const step = this.stepNumber;
+    await tick();
+    return { manifest: { format: 'tir-lab-checkpoint', meta: { step, runId: this.runId } }, weights: Uint8Array.from([step]) };
   }
 
   async evaluate(nmaxValues: number[]) {
@@ -110,7 +129,7 @@ export class FakeTrainer implements TrainerWorkerApi {
     this.evaluationCancelled = false;
     const blocks: EvalReport['blocks'] = [];
     for (const [i, nmax] of request.nmaxList.entries()) {
-      await new Promise((resolve) => setTimeout(resolve, 1));
+      await tick();
       if (this.evaluationCancelled) return null;
       const share = (10 * request.k + nmax) / 100;
       blocks.push({
@@ -169,15 +188,20 @@ export class FakeTrainer implements TrainerWorkerApi {
 }
 
 /** A ConnectTrainer that hands out fresh fakes and remembers them and what each was for (a backend switch makes a new one). */
-export function fakeConnector(): { connect: ConnectTrainer; trainers: FakeTrainer[]; closed: number[]; purposes: string[] } {
+export function fakeConnector(options: { eventsTrailReplies?: boolean } = {}): { connect: ConnectTrainer; trainers: FakeTrainer[]; closed: number[]; purposes: string[] } {
   const trainers: FakeTrainer[] = [];
   const closed: number[] = [];
   const purposes: string[] = [];
   const connect: ConnectTrainer = (_onCrash, purpose = 'lab') => {
-    const trainer = new FakeTrainer();
+    const trainer = new FakeTrainer(options.eventsTrailReplies);
     const index = trainers.push(trainer) - 1;
     purposes.push(purpose);
     return { api: trainer, close: () => closed.push(index) };
   };
   return { connect, trainers, closed, purposes };
+}
+
+/** A timer's wait, as a worker's answer takes. */
+function tick(ms = 1): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -83,6 +83,28 @@ describe('a sweep on four cores', () => {
     expect(seen.details.at(-1)).toBe('done');
   });
 
+  it('leaving for another tab stops every arm after its step with its state saved, and closes every worker', async () => {
+    const { store, fake, controller } = await sweepLab(4);
+    setKnob(store, 'steps', 40);
+    const sweepDone = controller.train();
+    await new Promise<void>((resolve) => {
+      const unsubscribe = store.subscribe((s) => {
+        if (Object.values(s.runs).filter((r) => r.step >= 5).length >= 2) {
+          unsubscribe();
+          resolve();
+        }
+      });
+    });
+    await controller.leave();
+    const state = store.getState();
+    expect(state.sweep!.running).toBe(false);
+    const paused = state.sweep!.runIds.filter((id) => state.runs[id].status === 'paused');
+    expect(paused).toHaveLength(2);
+    for (const id of paused) expect(state.checkpoints[id]?.step).toBe(state.runs[id].step);
+    expect(fake.closed.sort()).toEqual([0, 1, 2]);
+    await sweepDone;
+  });
+
   it('Pause stops every arm after its step with its state saved; Train goes on from there with no step repeated or lost', async () => {
     const { store, fake, controller } = await sweepLab(4);
     setKnob(store, 'steps', 40);

@@ -1,11 +1,14 @@
 /**
- * The lab's entry: read the URL into the store, open the run database, start the trainer worker
- * and render. The base model is fetched by the worker from the app's own origin.
+ * The lab's entry: claim the lab for this tab (labTab.ts; another tab may have it), read the URL
+ * into the store, open the run database, start the trainer worker and render. The base model is
+ * fetched by the worker from the app's own origin.
  */
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, type Root } from 'react-dom/client';
 import { App } from './App';
 import { LabContext } from './LabContext';
+import { claimLabTab } from './labTab';
+import { OtherTabScreen } from './panels/OtherTabScreen';
 import { PanelBoundary } from './panels/PanelBoundary';
 import { LabController } from './controller/labController';
 import { connectTrainerWorker } from './controller/trainerConnection';
@@ -15,7 +18,12 @@ import { syncUrlWithStore } from './state/urlSync';
 import { parseLabUrl, urlProblemsNotice } from './state/urlState';
 import './styles.css';
 
-async function boot(root: HTMLElement): Promise<void> {
+async function boot(root: Root): Promise<void> {
+  const tab = await claimLabTab();
+  if (!tab) {
+    root.render(<OtherTabScreen reason="elsewhere" />);
+    return;
+  }
   const parsed = parseLabUrl(location.search, location.hash);
   const store = createLabStore(parsed.state);
   const linkProblems = urlProblemsNotice(parsed.problems);
@@ -33,7 +41,7 @@ async function boot(root: HTMLElement): Promise<void> {
     baseModelUrl: new URL(`${import.meta.env.BASE_URL}models/base/`, location.href).href,
   });
   syncUrlWithStore(store, (backend) => void controller.switchBackend(backend));
-  createRoot(root).render(
+  root.render(
     <StrictMode>
       <LabContext.Provider value={{ store, controller }}>
         <PanelBoundary part="the lab">
@@ -42,8 +50,15 @@ async function boot(root: HTMLElement): Promise<void> {
       </LabContext.Provider>
     </StrictMode>,
   );
+  tab.onLeaveAsked(async () => {
+    try {
+      await controller.leave();
+    } finally {
+      root.render(<OtherTabScreen reason="moved" />);
+    }
+  });
   await controller.start(parsed.autostart, { runId: parsed.runId, urlNamesSettings: parsed.namesSettings });
 }
 
-const root = document.getElementById('root');
-if (root) void boot(root);
+const element = document.getElementById('root');
+if (element) void boot(createRoot(element));

@@ -230,4 +230,18 @@ export class LabController {
   async flush(): Promise<void> {
     await this.writes.flush();
   }
+
+  /**
+   * The lab moves to another tab (labTab.ts): training stops after the step under way, the loaded
+   * run's state and each sweep arm's are saved, then the workers close (an evaluation or pretraining
+   * under way with them). The other tab reads the runs from IndexedDB as a reload would; its reads
+   * come after the writes issued here, which IndexedDB runs in the order they were made.
+   */
+  async leave(): Promise<void> {
+    await this.sweep.pause();
+    await this.session.stopRunning();
+    await this.sweep.stopped();
+    await this.session.checkpoints.saveLoadedRun();
+    this.session.close();
+  }
 }

@@ -42,6 +42,8 @@ export class SweepCommands {
   private readonly armWorkers = new Set<ArmWorker>();
   /** Pause pressed during a sweep: no arm worker starts until Train resumes it. */
   private pauseRequested = false;
+  /** The sweep under way (runSweep), until it returns. */
+  private running: Promise<void> = Promise.resolve();
 
   constructor(options: SweepCommandsOptions) {
     const { store, session } = options;
@@ -79,20 +81,31 @@ export class SweepCommands {
   async start(): Promise<void> {
     if (this.store.getState().busy || this.session.isRunning) return;
     this.pauseRequested = false;
-    if (queueSweep(this.host)) await runSweep(this.host);
+    if (queueSweep(this.host)) await this.sweepUnderWay();
   }
 
   /** Continues a paused or restored sweep from its first unfinished run. */
   async resume(): Promise<void> {
     if (this.store.getState().busy || this.session.isRunning) return;
     this.pauseRequested = false;
-    await runSweep(this.host);
+    await this.sweepUnderWay();
   }
 
   /** Pause during a sweep: no further arm starts, and every arm training in a worker of its own stops after its step. */
   async pause(): Promise<void> {
     if (this.store.getState().sweep?.running) this.pauseRequested = true;
     await Promise.all([...this.armWorkers].map((arm) => this.session.guard(arm.pause())));
+  }
+
+  /** Resolves once the sweep under way, if any, has returned (after a Pause: once its arms stopped and closed). */
+  stopped(): Promise<void> {
+    // A sweep that failed has said so to whoever started it.
+    return this.running.catch(() => undefined);
+  }
+
+  private sweepUnderWay(): Promise<void> {
+    this.running = runSweep(this.host);
+    return this.running;
   }
 
   /** Held-out accuracy of a run's latest checkpoint at each sweep Nmax (a row of the matrix). */

@@ -8,6 +8,7 @@ import type { LabEvent, TrainerWorkerApi } from '../../trainerWorker/protocol';
 import type { RunDatabase } from '../db/runDatabase';
 import { notify, reduceLabEvent, type LabState, type LabStore } from '../state/labStore';
 import { RunCheckpoints } from './runCheckpoints';
+import { settledStatus } from './settledStatus';
 import type { ConnectTrainer, TrainerConnection } from './trainerConnection';
 
 export class WorkerSession {
@@ -15,6 +16,8 @@ export class WorkerSession {
   private started: Promise<boolean> = Promise.resolve(false);
   /** The pending worker.train() or worker.step() call, while one runs. */
   private running: Promise<void> | null = null;
+  /** Set by close: the lab has left this tab. */
+  private closed = false;
   readonly checkpoints: RunCheckpoints;
 
   constructor(
@@ -41,8 +44,9 @@ export class WorkerSession {
     return this.started;
   }
 
-  /** Starts a worker on the store's backend; a crash or a failed start shows as worker 'failed' with a notice. */
+  /** Starts a worker on the store's backend; a crash or a failed start shows as worker 'failed' with a notice. Not once closed. */
   start(): void {
+    if (this.closed) return;
     this.store.setState({ worker: 'starting', backendInfo: null, timedStep: null, loadedRunId: null });
     const connection = this.connect((message) => {
       if (this.connection !== connection) return;
@@ -150,12 +154,25 @@ export class WorkerSession {
     await this.guard(api.pause());
   }
 
-  /** Pauses a pending train() and waits for it to return. */
+  /**
+   * Pauses a pending train() and waits for it to return, and for the events it sent before its
+   * reply: the status event that ends it trails its last step's (settledStatus.ts).
+   */
   async stopRunning(): Promise<void> {
     const running = this.running;
     if (!running || !this.api) return;
     await this.guard(this.api.pause());
     await running;
+    const loaded = this.store.getState().loadedRunId;
+    if (loaded) await settledStatus(this.store, loaded);
+  }
+
+  /** Closes the worker for good (the lab moved to another tab): no command reaches it after, and none starts. */
+  close(): void {
+    this.closed = true;
+    this.connection?.close();
+    this.connection = null;
+    this.started = Promise.resolve(false);
   }
 
   /** Awaits a worker call; a rejection becomes a notice (and undefined) instead of an unhandled error. */
