@@ -80,6 +80,53 @@ describe('resuming a run', () => {
     expect(tf.memory().numTensors).toBe(tensors);
   });
 
+  it('drops a last line cut short past the checkpoint step (a power cut, a full disk) with the other lines past it', async () => {
+    const dir = await runDir('cut-tail', 4);
+    const metrics = join(dir, 'metrics.jsonl');
+    const samples = join(dir, 'samples.jsonl');
+    writeFileSync(metrics, `${readFileSync(metrics, 'utf8')}{"step":4,"accuracy":0.1`);
+    // Its start too short to give the step: the line before is already past the checkpoint's.
+    writeFileSync(samples, `${readFileSync(samples, 'utf8')}{"st`);
+    const run = await openRunToResume(dir, 4);
+    expect(run.history.map((m) => m.step)).toEqual([0, 1, 2]);
+    expect(readFileSync(metrics, 'utf8')).toBe('{"step":0,"accuracy":0}\n{"step":1,"accuracy":0.1}\n{"step":2,"accuracy":0.2}\n');
+    expect(readFileSync(samples, 'utf8')).toBe('{"step":1,"accuracy":0.1}\n{"step":2,"accuracy":0.2}\n');
+    run.model.dispose();
+    run.reference.dispose();
+  });
+
+  it('refuses a cut line that may be of a step up to the checkpoint, or one with lines after it, leaving the files as they were', async () => {
+    const dir = await runDir('cut-early', 3);
+    const metrics = join(dir, 'metrics.jsonl');
+    const whole = readFileSync(metrics, 'utf8');
+    for (const [text, line] of [
+      [`${whole}{"step":2,"accuracy":0.2`, 4],
+      [`${whole}{"st`, 4],
+      [`${whole}{"step":3,"accu\n{"step":4}\n`, 4],
+    ] as const) {
+      writeFileSync(metrics, text);
+      expect(await refusal(dir)).toBe(`${metrics} line ${line} is not a step's JSON line`);
+      expect(readFileSync(metrics, 'utf8')).toBe(text);
+    }
+  });
+
+  it('refuses a cut summary.json in one line before it rewrites any file of the run', async () => {
+    const dir = await runDir('cut-summary', 5);
+    const summary = join(dir, 'summary.json');
+    writeFileSync(summary, '{"preset":"tiny","wallSeconds":12.');
+    const before = readFileSync(join(dir, 'metrics.jsonl'), 'utf8');
+    const message = await refusal(dir);
+    expect(message.startsWith(`${summary} is not JSON (`)).toBe(true);
+    expect(message.endsWith("): it holds the run's wall time so far; remove it to resume without that")).toBe(true);
+    expect(message).not.toContain('\n');
+    expect(readFileSync(join(dir, 'metrics.jsonl'), 'utf8')).toBe(before);
+    writeFileSync(summary, '{"preset":"tiny","wallSeconds":12.5}');
+    const run = await openRunToResume(dir, 4);
+    expect(run.wallSecondsBefore).toBe(12.5);
+    run.model.dispose();
+    run.reference.dispose();
+  });
+
   it("refuses step 1's weights.bin beside step 2's model.json, with the reason", async () => {
     const dir = await runDir('mixed', 3);
     copyFileSync(join(dir, 'step1', 'weights.bin'), join(dir, 'checkpoint', 'weights.bin'));

@@ -3,7 +3,7 @@
  * each giving the figures it gives alone.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -59,6 +59,28 @@ describe('--nmax with several values', () => {
     await run(process.execPath, [...TRAIN, ...TINY_RUN, '--nmax', '2', '--out', alone]);
     expect(figures(join(sweep, 'nmax-2'))).toEqual(figures(alone));
   }, 300_000);
+
+  it('checks the other flags once, before any arm starts: one error and the usage (exit 2), or the help once (exit 0)', async () => {
+    const usage = (text: string) => text.split('\n').filter((line) => line.startsWith('usage: npm run train')).length;
+    for (const [args, error] of [
+      [['--nmax', '0,1', '--steps', '1', '--out'], "train: Option '--out <value>' argument missing"],
+      [['--nmax', '0,1', '--steps', 'abc', '--out', join(out, 'bad-steps')], "train: --steps needs a number, got 'abc'"],
+      [['--nmax=0,1', '--resume', join(out, 'nowhere')], 'train: --resume continues the run with its own config: --nmax cannot come with it'],
+    ] as const) {
+      const failure = await run(process.execPath, [...TRAIN, ...args]).then(
+        () => null,
+        (e: { code: number; stderr: string }) => e,
+      );
+      expect(failure?.code).toBe(2);
+      expect(failure?.stderr.startsWith(`${error}\nusage: npm run train`)).toBe(true);
+      expect(usage(failure!.stderr)).toBe(1);
+      expect(failure?.stderr).not.toContain('Nmax arms');
+    }
+    const help = await run(process.execPath, [...TRAIN, '--nmax', '0,1', '--help']);
+    expect(usage(help.stdout)).toBe(1);
+    expect(help.stderr).toBe('');
+    expect(existsSync(join(out, 'bad-steps'))).toBe(false);
+  }, 60_000);
 
   it('refuses a bad list with the usage, exit 2, before any arm starts', async () => {
     const failure = await run(process.execPath, [...TRAIN, '--nmax', '0,0', '--out', join(out, 'refused')]).then(

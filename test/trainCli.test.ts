@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { metricsOf } from './runDirectoryFiles';
 
 const run = promisify(execFile);
 const TSX = join('node_modules', '.bin', 'tsx');
@@ -36,7 +37,9 @@ describe('npm run train --base <a checkpoint tuned on a format>', () => {
     const last = stderr.trim().split('\n').at(-1);
     const test = (x: number) => x.toFixed(2);
     // formatDuration: "48s", or "1m08s" past a minute (the cold start's step-0 test of long answers, under load).
-    expect(last).toMatch(new RegExp(`^done: ${dir}, step 1/1 in (\\d+m)?\\d+s; held-out accuracy ${test(summary.initialTestAccuracy)} -> ${test(summary.finalTestAccuracy)}; last 10 steps: accuracy \\d\\.\\d\\d, code calls \\d\\.\\d\\d, length \\d+ tokens`));
+    // One step, a test every 10: the only held-out test is step 0's.
+    expect(summary.finalTestAccuracy).toBe(summary.initialTestAccuracy);
+    expect(last).toMatch(new RegExp(`^done: ${dir}, step 1/1 in (\\d+m)?\\d+s; held-out accuracy ${test(summary.initialTestAccuracy)} at step 0, no held-out test after it; last 10 steps: accuracy \\d\\.\\d\\d, code calls \\d\\.\\d\\d, length \\d+ tokens`));
 
     // The directory now holds a run: a second run there is refused, its files untouched, unless --force.
     const before = readFileSync(join(dir, 'metrics.jsonl'), 'utf8');
@@ -48,6 +51,20 @@ describe('npm run train --base <a checkpoint tuned on a format>', () => {
     expect(again?.stderr).toContain(`train: ${dir} already holds a run (metrics.jsonl, samples.jsonl, summary.json, checkpoint); pass --force to replace it, --resume ${dir} to continue it, or another --out`);
     expect(readFileSync(join(dir, 'metrics.jsonl'), 'utf8')).toBe(before);
   }, 120_000);
+
+  it('refuses an --out that is a file, or below one, in one line before any work (exit 2)', async () => {
+    const file = join(out, 'a-file');
+    writeFileSync(file, 'not a run\n');
+    for (const target of [file, join(file, 'run')]) {
+      const failure = await run(TSX, ['src/cli/train.ts', ...TINY_RUN, '--out', target]).then(
+        () => null,
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(failure?.code).toBe(2);
+      expect(failure?.stderr).toBe(`train: --out ${target} cannot be a run directory: ${file} is a file\n`);
+    }
+    expect(readFileSync(file, 'utf8')).toBe('not a run\n');
+  }, 60_000);
 
   it('reads --nmax -3 as a number out of range, with the range in the message', async () => {
     const failure = await run(TSX, ['src/cli/train.ts', '--nmax', '-3', '--out', join(out, 'negative')]).then(
@@ -69,17 +86,6 @@ const SMALL_QUICK = [
   '--max-response-tokens', '48', '--samples-per-step', '2', '--filter-low', '0', '--filter-high', '1', '--test-every', '3',
   '--kl-coef', '0.01',
 ];
-
-/** A run directory's metrics without the timings, which differ from run to run. */
-function metricsOf(dir: string): Record<string, unknown>[] {
-  return readFileSync(join(dir, 'metrics.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => {
-      const { seconds: _s, tokensPerSecond: _t, ...rest } = JSON.parse(line);
-      return rest;
-    });
-}
 
 function failureOf(args: string[]): Promise<{ code: number; stderr: string } | null> {
   return run(TSX, ['src/cli/train.ts', ...args]).then(

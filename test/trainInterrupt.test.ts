@@ -6,25 +6,21 @@
  * Before, tsx's wrapper killed the busy CLI 60 ms after relaying the signal: nothing was saved.
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Random } from '../src/core/random';
+import { killGroups } from './processGroups';
+import { checkpointStep, metricsOf, metricSteps } from './runDirectoryFiles';
 
 const TSX = join('node_modules', '.bin', 'tsx');
 const out = mkdtempSync(join(tmpdir(), 'train-interrupt-'));
 /** The process groups started, each stopped at the end if a failed assertion left it running. */
 const groups: number[] = [];
 afterAll(() => {
-  for (const group of groups) {
-    try {
-      process.kill(-group, 'SIGKILL');
-    } catch {
-      // Already ended, as it should have.
-    }
-  }
+  killGroups(groups);
   rmSync(out, { recursive: true, force: true });
 });
 
@@ -71,13 +67,6 @@ function npmTrain(args: string[]): Training {
   return { group: child.pid!, ended, until };
 }
 
-/** The steps metrics.jsonl has lines for, in order; null before the file exists. */
-function metricSteps(dir: string): number[] | null {
-  const path = join(dir, 'metrics.jsonl');
-  if (!existsSync(path)) return null;
-  return readFileSync(path, 'utf8').split('\n').filter((line) => line !== '').map((line) => (JSON.parse(line) as { step: number }).step);
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** How many sandbox interpreters (src/node/sandbox/child.mjs processes) process group `group` holds now, from Linux's /proc. */
@@ -94,18 +83,6 @@ function interpretersIn(group: number): number {
     }
   }
   return count;
-}
-
-function checkpointStep(dir: string): number {
-  return JSON.parse(readFileSync(join(dir, 'checkpoint', 'model.json'), 'utf8')).trainer.step;
-}
-
-/** A run's metrics without the timings, which differ from run to run. */
-function metricsOf(dir: string): Record<string, unknown>[] {
-  return readFileSync(join(dir, 'metrics.jsonl'), 'utf8').trim().split('\n').map((line) => {
-    const { seconds: _s, tokensPerSecond: _t, ...rest } = JSON.parse(line);
-    return rest;
-  });
 }
 
 describe('npm run train, interrupted', () => {

@@ -3,10 +3,11 @@
  * train` in its own process (`DIR/nmax-N`), as many at a time as the machine has cores. The engine
  * runs a process's kernels on one thread, so arms side by side are what use the other cores; each
  * arm's figures are those it gives alone (the same seed and config, the same numbers). Each line an
- * arm prints is passed on with its arm's name; Ctrl-C reaches every arm, and each saves its run.
+ * arm prints is passed on with its arm's name; Ctrl-C, SIGTERM and SIGHUP reach every arm, and each
+ * saves its run.
  */
 import { spawn } from 'node:child_process';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, constants } from 'node:os';
 import { join } from 'node:path';
 import { NUMERIC_BOUNDS } from '../core/experiment';
 import { UsageError, wholeNumberFlag } from './cliArgs';
@@ -24,8 +25,19 @@ export function nmaxArms(argv: readonly string[]): number[] | null {
 }
 
 /**
- * argv for one arm: `--nmax N` in place of the list, its own directory under --out (default
- * runs/sweep), and `--update-threads` (the arm's share of the cores) unless argv gives it.
+ * argv with `--nmax N` in place of the list: the flags as one arm reads them, for the parent to
+ * check once before any arm starts.
+ */
+export function withOneNmax(argv: readonly string[], nmax: number): string[] {
+  const at = argv.findIndex((arg) => arg === '--nmax' || arg.startsWith('--nmax='));
+  if (argv[at] === '--nmax') return [...argv.slice(0, at + 1), String(nmax), ...argv.slice(at + 2)];
+  return [...argv.slice(0, at), `--nmax=${nmax}`, ...argv.slice(at + 1)];
+}
+
+/**
+ * argv for one arm (argv as the parent checked it: --out has its value): `--nmax N` in place of the
+ * list, its own directory under --out (default runs/sweep), and `--update-threads` (the arm's share
+ * of the cores) unless argv gives it.
  */
 export function armArgv(argv: readonly string[], nmax: number, updateThreads = 1): string[] {
   const out: string[] = [];
@@ -53,19 +65,23 @@ export function armUpdateThreads(lanes: number): number {
   return Math.min(4, Math.max(1, Math.floor(availableParallelism() / lanes)));
 }
 
+/** The signals that stop a run, each passed on to every arm. */
+const STOPPING_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 /**
  * Runs the arms, `atOnce` at a time, each as `node <execArgv> <script> <arm argv>`; resolves to the
- * worst exit code (0 when every arm finished, 130 if Ctrl-C stopped them).
+ * worst exit code (0 when every arm finished), or 128 + the number of the signal that stopped them
+ * (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).
  */
 export async function runNmaxArms(script: string, argv: readonly string[], arms: readonly number[], atOnce = armsAtOnce()): Promise<number> {
   const queue = [...arms];
   const running = new Set<ReturnType<typeof spawn>>();
-  let interrupted = false;
-  const onInterrupt = () => {
-    interrupted = true;
-    for (const child of running) child.kill('SIGINT');
+  let interrupted: NodeJS.Signals | null = null;
+  const onInterrupt = (signal: NodeJS.Signals) => {
+    interrupted ??= signal;
+    for (const child of running) child.kill(signal);
   };
-  process.on('SIGINT', onInterrupt);
+  for (const signal of STOPPING_SIGNALS) process.on(signal, onInterrupt);
   const lanes = Math.min(atOnce, arms.length);
   const updateThreads = armUpdateThreads(lanes);
   process.stderr.write(`train: ${arms.length} Nmax arms (${arms.join(', ')}), ${lanes} at a time\n`);
@@ -86,17 +102,17 @@ export async function runNmaxArms(script: string, argv: readonly string[], arms:
       }
       child.on('close', (code, signal) => {
         running.delete(child);
-        codes.push(code ?? (signal === 'SIGINT' ? 130 : 1));
+        codes.push(code ?? (signal === null ? 1 : 128 + constants.signals[signal]));
         resolve();
       });
     });
   const worker = async () => {
-    for (let nmax = queue.shift(); nmax !== undefined && !interrupted; nmax = queue.shift()) await runArm(nmax);
+    for (let nmax = queue.shift(); nmax !== undefined && interrupted === null; nmax = queue.shift()) await runArm(nmax);
   };
   try {
     await Promise.all(Array.from({ length: lanes }, worker));
   } finally {
-    process.off('SIGINT', onInterrupt);
+    for (const signal of STOPPING_SIGNALS) process.off(signal, onInterrupt);
   }
-  return interrupted ? 130 : Math.max(0, ...codes);
+  return interrupted === null ? Math.max(0, ...codes) : 128 + constants.signals[interrupted];
 }

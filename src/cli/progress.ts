@@ -16,6 +16,16 @@ export function formatDuration(seconds: number): string {
   return m > 0 ? `${m}m${String(s).padStart(2, '0')}s` : `${s}s`;
 }
 
+/**
+ * Keeps the process going when stderr closes under it (`| head`, a closed terminal, a dead log
+ * reader): what it shows is a side show beside the run's files, and Node would turn the stream's
+ * EPIPE or EIO into an uncaught exception that ends the run unsaved. The lines written after that go
+ * nowhere; the exit code still says how the run ended.
+ */
+export function outliveClosedStderr(): void {
+  process.stderr.on('error', () => {});
+}
+
 export function drawProgress(line: string): void {
   if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${line}`);
   else process.stderr.write(`${line}\n`);

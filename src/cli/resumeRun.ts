@@ -4,7 +4,8 @@
  * run took it and checked against the fingerprint the run recorded, is the KL reference; its
  * metrics.jsonl and samples.jsonl are kept up to the checkpoint's step (a line written after the
  * checkpoint would be repeated) and then appended to. A checkpoint that cannot be the run's last
- * saved state (its files from two saves, NaN weights, metrics that stop before its step) is refused.
+ * saved state (its files from two saves, NaN weights, metrics that stop before its step) is refused,
+ * and so is a run whose files cannot all be read, before any of them is rewritten.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -17,7 +18,7 @@ import type { RunPoint } from '../core/rl/openRun';
 import type { ReferenceIdentity } from '../core/run/trainerState';
 import type { LoadedCheckpoint } from '../core/run/checkpoint';
 import { CheckpointError, finishCheckpointSwap, loadCheckpointDir } from '../node/checkpointFiles';
-import { RunDirectoryError, savedRun, stepLines } from '../node/runDirectory';
+import { RunDirectoryError, savedRun, stepLinesUpTo } from '../node/runDirectory';
 import { DEFAULT_BASE_CHECKPOINT } from './cliArgs';
 
 export interface ResumedRun {
@@ -78,6 +79,7 @@ export async function openRunToResume(dir: string, steps: number | undefined, ba
       const missing = gap >= 0 ? gap : metrics.kept.length;
       throw new ResumeError(`${metricsPath} has no line for step ${missing}, though ${checkpointDir} is at step ${step}: the two are not of one run`);
     }
+    const wallSecondsBefore = previousWallSeconds(dir);
 
     const recorded = trainer?.reference.source ?? baseRecord.path;
     const { basePath, start } = await startModel(base ?? recorded, base === undefined, trainer?.reference.fingerprint);
@@ -94,7 +96,7 @@ export async function openRunToResume(dir: string, steps: number | undefined, ba
       step,
       base: { path: basePath, meta: baseRecord.meta ?? start.meta },
       history,
-      wallSecondsBefore: previousWallSeconds(dir),
+      wallSecondsBefore,
     };
   } catch (error) {
     saved.model.dispose();
@@ -143,11 +145,10 @@ async function loadOrRefuse(dir: string) {
   }
 }
 
-/** The JSON lines of `path` (none when it is absent) with a step up to `step`; a line that is not a step's JSON is refused. */
+/** The JSON lines of `path` (none when it is absent) with a step up to `step`, as stepLinesUpTo reads them. */
 function linesUpTo(path: string, step: number): { path: string; lines: string[]; kept: Record<string, unknown>[] } {
-  const read = refusedAsResume(() => stepLines(path));
-  const keep = read.values.map((value) => value.step <= step);
-  return { path, lines: read.lines.filter((_, i) => keep[i]), kept: read.values.filter((_, i) => keep[i]) as Record<string, unknown>[] };
+  const read = refusedAsResume(() => stepLinesUpTo(path, step));
+  return { path, lines: read.lines, kept: read.values as Record<string, unknown>[] };
 }
 
 /** What `read` gives, its RunDirectoryError said as a ResumeError. */
@@ -168,10 +169,21 @@ function writeLines({ path, lines }: { path: string; lines: string[] }): void {
   renameSync(`${path}.tmp`, path);
 }
 
+/**
+ * The wall time of the sessions before, from summary.json (0 without one, or without the figure).
+ * A summary that is not JSON is refused rather than counted as 0: that would drop those sessions'
+ * time without a word.
+ */
 function previousWallSeconds(dir: string): number {
   const path = join(dir, 'summary.json');
   if (!existsSync(path)) return 0;
-  const wall = (JSON.parse(readFileSync(path, 'utf8')) as { wallSeconds?: unknown }).wallSeconds;
+  let summary: unknown;
+  try {
+    summary = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new ResumeError(`${path} is not JSON (${(error as Error).message}): it holds the run's wall time so far; remove it to resume without that`);
+  }
+  const wall = isObject(summary) ? summary.wallSeconds : undefined;
   return typeof wall === 'number' && Number.isFinite(wall) ? wall : 0;
 }
 

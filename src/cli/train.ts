@@ -6,9 +6,10 @@
  * is the base model's held-out accuracy), DIR/samples.jsonl, DIR/summary.json and
  * DIR/checkpoint/ (the weights and the whole trainer state). Same seed and config, same numbers;
  * --resume continues a stopped run exactly where it stopped, appending to its files. The
- * checkpoint is saved every --save-every steps, at the budget, on Ctrl-C (exit 130: the step in
- * flight is dropped) and when a step fails (exit 1), always as the last completed step and
- * atomically. A directory that already holds a run is refused unless --force says to replace it.
+ * checkpoint is saved every --save-every steps, at the budget, on Ctrl-C, SIGTERM or SIGHUP (exit
+ * 130, 143, 129: the step in flight is dropped) and when a step fails (exit 1), always as the last
+ * completed step and atomically. A directory that already holds a run is refused unless --force
+ * says to replace it.
  */
 import { mkdirSync, writeFileSync, appendFileSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,15 +21,16 @@ import type { StepMetrics } from '../core/metrics/stepMetrics';
 import { openRun } from '../core/rl/openRun';
 import type { StepRecord } from '../core/rl/trainer';
 import { loadCheckpointDir, saveCheckpointDirAtomically } from '../node/checkpointFiles';
+import { fileInTheWay } from '../node/fileInTheWay';
 import { runFilesIn } from '../node/runDirectory';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
 import { defaultUpdateThreads, startGradientThreads } from '../node/gradients/gradientThreads';
 import { useNodeBackend, type NodeBackend } from '../node/tfBackend';
 import { argsOrExitCode, DEFAULT_BASE_CHECKPOINT, experimentFromFlags, joinNegativeValues, knobOptions, knobUsage, UsageError, wholeNumberFlag } from './cliArgs';
-import { drawProgress, progressLine, yieldToEventLoop } from './progress';
+import { drawProgress, outliveClosedStderr, progressLine, yieldToEventLoop } from './progress';
 import { openRunToResume, ResumeError, type ResumedRun } from './resumeRun';
 import { runEndReport } from './runSummaryLine';
-import { nmaxArms, runNmaxArms } from './nmaxArms';
+import { nmaxArms, runNmaxArms, withOneNmax } from './nmaxArms';
 import { runMain } from './runMain';
 import { Interrupt, isAbandoned, trainToBudget, unlessInterrupted, type CompletedStep, type LoopOutcome } from './trainLoop';
 
@@ -45,7 +47,7 @@ const USAGE = `usage: npm run train -- [--preset ${Object.keys(PRESETS).join('|'
                         [--algo ppo|reinforce++|grpo] [--out DIR [--force]] [--base CHECKPOINT_DIR] [--backend wasm|cpu]
                         [--save-every N] [--update-threads N] [knobs]
                         --force replaces a run already in DIR (without it, such a DIR is refused)
-                        --save-every N saves the checkpoint every N steps (default ${DEFAULT_SAVE_EVERY}), besides at the end and on Ctrl-C
+                        --save-every N saves the checkpoint every N steps (default ${DEFAULT_SAVE_EVERY}), besides at the end and on Ctrl-C, SIGTERM, SIGHUP
                         --update-threads N shares each update over N threads (default: the cores, at most 4); the figures are the same
                         --nmax N,N,... trains one run per Nmax in DIR/nmax-N (DIR: --out, default runs/sweep), one process per core at a time
        npm run train -- --resume DIR [--steps N] [--backend wasm|cpu] [--save-every N] [--update-threads N] [--base START_DIR]
@@ -142,20 +144,23 @@ function figures(m: StepMetrics, lastTest: number | null): string {
 /** A run ready to train: a new one from its base (step 0, no history), or a stopped one from its directory. */
 type RunSetup = ResumedRun & { out: string };
 
-/** A new run from its base checkpoint, or the exit code when it cannot start. */
+/** Why a new run cannot start in args.out from args.base, said before any work; null when it can. */
+function newRunRefusal(args: TrainArgs): string | null {
+  const { out } = args;
+  const file = fileInTheWay(out);
+  if (file !== null) return `--out ${out} cannot be a run directory: ${file} is a file`;
+  const existing = runFilesIn(out);
+  if (existing.length > 0 && !args.force) {
+    return `${out} already holds a run (${existing.join(', ')}); pass --force to replace it, --resume ${out} to continue it, or another --out`;
+  }
+  if (!existsSync(join(args.base, 'model.json'))) return `no base checkpoint at ${args.base} (run npm run pretrain, or pass --base DIR)`;
+  return null;
+}
+
+/** A new run from its base checkpoint (newRunRefusal found none), or the exit code when it cannot start. */
 async function newRun(args: TrainArgs): Promise<RunSetup | number> {
   const { config, out } = args;
   const existing = runFilesIn(out);
-  if (existing.length > 0 && !args.force) {
-    process.stderr.write(
-      `train: ${out} already holds a run (${existing.join(', ')}); pass --force to replace it, --resume ${out} to continue it, or another --out\n`,
-    );
-    return 2;
-  }
-  if (!existsSync(join(args.base, 'model.json'))) {
-    process.stderr.write(`train: no base checkpoint at ${args.base} (run npm run pretrain, or pass --base DIR)\n`);
-    return 2;
-  }
   const { model, meta: baseMeta, fingerprint } = await loadCheckpointDir(args.base);
   const tunedFormat = checkpointFormat(baseMeta);
   if (tunedFormat !== null && tunedFormat !== config.format) {
@@ -198,17 +203,29 @@ async function resumedRun(args: ResumeArgs): Promise<RunSetup | number> {
 }
 
 async function main(): Promise<number> {
+  outliveClosedStderr();
   const argv = process.argv.slice(2);
-  const sweep = argsOrExitCode('train', USAGE, () => ({ arms: nmaxArms(argv) }));
+  // The flags are checked here, as an arm reads them, so that a bad one is said once, not by every arm.
+  const sweep = argsOrExitCode('train', USAGE, () => {
+    const arms = nmaxArms(argv);
+    return arms !== null && parseTrainArgs(withOneNmax(argv, arms[0])) === 'help' ? 'help' : { arms };
+  });
   if (typeof sweep === 'number') return sweep;
   if (sweep.arms) return runNmaxArms(process.argv[1], argv, sweep.arms);
   const args = argsOrExitCode('train', USAGE, () => parseTrainArgs(argv));
   if (typeof args === 'number') return args;
-  // Heard from here on, so a Ctrl-C while the run is set up (a resume rewriting its files) waits
+  const refusal = args.resume === undefined ? newRunRefusal(args) : null;
+  if (refusal !== null) {
+    process.stderr.write(`train: ${refusal}\n`);
+    return 2;
+  }
+  // Heard from here on, so a signal while the run is set up (a resume rewriting its files) waits
   // for that and saves; every one is heard (not once): through npm a single Ctrl-C can arrive twice
-  // (the terminal's and npm's forwarded copy), and Node's default action on the second would kill the save.
+  // (the terminal's and npm's forwarded copy), and Node's default action on the second would kill
+  // the save. SIGTERM (timeout, Slurm, docker stop, systemd) and SIGHUP (a closed terminal) stop
+  // a run as Ctrl-C does.
   const interrupt = new Interrupt();
-  process.on('SIGINT', () => interrupt.request());
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => interrupt.request(signal));
   await useNodeBackend(args.backend);
   const setup = args.resume === undefined ? await newRun(args) : await resumedRun(args);
   if (typeof setup === 'number') return setup;
@@ -272,10 +289,11 @@ async function main(): Promise<number> {
       interrupt,
     });
     const wall = finish(outcome.saved);
-    const report = runEndReport(outcome, out, outcome.saved.progress.step, config.steps, wall, history);
+    const end = outcome.status === 'interrupted' ? { status: outcome.status, signal: interrupt.signal ?? 'SIGINT' } : outcome;
+    const report = runEndReport(end, out, outcome.saved.progress.step, config.steps, wall, history);
     if (args.updateThreads > 1) process.stderr.write(`updates on ${args.updateThreads} threads: the gradient threads computed ${threads.chunksDone()} chunks\n`);
     process.stderr.write(report.text);
-    // Saved: exit now. The step abandoned at Ctrl-C may hold the event loop for seconds (its tfjs
+    // Saved: exit now. The step abandoned at the signal may hold the event loop for seconds (its tfjs
     // work runs as microtask chains), and the interpreters the cleanup would close died with it.
     if (outcome.status === 'interrupted') process.exit(report.exitCode);
     return report.exitCode;

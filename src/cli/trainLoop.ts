@@ -1,8 +1,8 @@
 /**
  * The CLI's loop over RL steps, which keeps the last completed step at hand: a step that fails
- * (the sandbox could not start under load, say) or is interrupted (Ctrl-C) leaves the run saved as
- * it stood before that step, so `--resume` continues it exactly instead of losing every step since
- * the start.
+ * (the sandbox could not start under load, say) or is interrupted (Ctrl-C, SIGTERM, SIGHUP) leaves
+ * the run saved as it stood before that step, so `--resume` continues it exactly instead of losing
+ * every step since the start.
  */
 import type { GPT } from '../core/model/gpt';
 import type { StepRecord } from '../core/rl/trainer';
@@ -21,18 +21,21 @@ export interface CompletedStep {
   progress: TrainerProgress;
 }
 
-export type LoopOutcome = { status: 'done' | 'interrupted'; saved: CompletedStep } | { status: 'failed'; error: unknown; saved: CompletedStep };
+export type LoopOutcome = { status: 'done'; saved: CompletedStep } | { status: 'interrupted'; saved: CompletedStep } | { status: 'failed'; error: unknown; saved: CompletedStep };
 
 /**
- * Ctrl-C as the loop sees it: a flag, and a promise that settles when it is set. A terminal's
- * Ctrl-C reaches the whole process group, so the sandbox's interpreters die with it and the step
- * in flight would count their deaths as the programs' results: a step not finished when the flag
- * is set is abandoned, never recorded. The CLI hears the signal before any interpreter's exit
- * (both come through libuv's signal pipe, the group's SIGINT before the child's SIGCHLD), so a
- * step that finished with the flag unset saw no such death.
+ * Ctrl-C (or a SIGTERM, SIGHUP) as the loop sees it: a flag, and a promise that settles when it is
+ * set. A terminal's Ctrl-C reaches the whole process group (timeout and systemd signal the group
+ * or cgroup too), so the sandbox's interpreters die with it and the step in flight would
+ * count their deaths as the programs' results: a step not finished when the flag is set is
+ * abandoned, never recorded. The CLI hears the signal before any interpreter's exit (both come
+ * through libuv's signal pipe, the group's signal before the child's SIGCHLD), so a step that
+ * finished with the flag unset saw no such death.
  */
 export class Interrupt {
   requested = false;
+  /** The first signal heard: the exit code says which one stopped the run. */
+  signal: NodeJS.Signals | null = null;
   readonly signalled: Promise<void>;
   private resolve!: () => void;
 
@@ -40,7 +43,8 @@ export class Interrupt {
     this.signalled = new Promise((resolve) => (this.resolve = resolve));
   }
 
-  request(): void {
+  request(signal: NodeJS.Signals = 'SIGINT'): void {
+    this.signal ??= signal;
     this.requested = true;
     this.resolve();
   }

@@ -38,11 +38,8 @@ export async function packRunDirectory(dir: string, name: string = basename(reso
   if (!existsSync(join(dir, 'checkpoint', 'model.json'))) throw new RunDirectoryError(`${dir} is not a run directory of npm run train: it has no checkpoint/model.json`);
   const blob = await readCheckpointBlob(join(dir, 'checkpoint'));
   const { config, step, preset } = savedRun(blob.manifest as SavedCheckpoint, join(dir, 'checkpoint'));
-  const metrics = (stepLines(join(dir, 'metrics.jsonl')).values as StepMetrics[]).filter((m) => m.step <= step);
-  const samples = (stepLines(join(dir, 'samples.jsonl')).values as RolloutSample[])
-    .filter((s) => s.step <= step)
-    .reverse()
-    .slice(0, SAMPLES_KEPT);
+  const metrics = stepLinesUpTo(join(dir, 'metrics.jsonl'), step).values as StepMetrics[];
+  const samples = (stepLinesUpTo(join(dir, 'samples.jsonl'), step).values as RolloutSample[]).reverse().slice(0, SAMPLES_KEPT);
   const text = encodeRunFile(
     { name, preset, config, metrics, samples, evaluation: null, startFrom: startForFormat(config.format), passAtOne: null },
     { step, blob },
@@ -111,25 +108,47 @@ function checked(text: string, what: string): ImportedRun {
 }
 
 /**
- * The lines of a run directory's metrics.jsonl or samples.jsonl (none when it is absent), each with
- * its parsed value; a line that is not JSON with a step is refused.
+ * The lines of a run directory's metrics.jsonl or samples.jsonl (none when it is absent) with a
+ * step up to `step` (a checkpoint's), each with its parsed value; a line that is not JSON with a
+ * step is refused. But for the last line when it is cut short (no newline after it: a power cut or
+ * a full disk during the append) and of a step past `step`: it is dropped with the other lines past
+ * the checkpoint, whose steps a resume runs again. Its step is at least the number its start gives
+ * (a cut `{"step":4` is of step 4, 40 or more) and at least the step of the line before (the lines
+ * are appended in step order).
  */
-export function stepLines(path: string): { lines: string[]; values: { step: number }[] } {
-  if (!existsSync(path)) return { lines: [], values: [] };
-  const lines = readFileSync(path, 'utf8').split('\n').filter((line) => line.trim() !== '');
-  const values = lines.map((line, i) => {
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      value = null;
-    }
-    if (!isObject(value) || typeof value.step !== 'number') {
+export function stepLinesUpTo(path: string, step: number): { lines: string[]; values: { step: number }[] } {
+  const lines: string[] = [];
+  const values: { step: number }[] = [];
+  if (!existsSync(path)) return { lines, values };
+  const text = readFileSync(path, 'utf8');
+  const rows = text.split('\n');
+  let lastStep = -1;
+  rows.forEach((line, i) => {
+    if (line.trim() === '') return;
+    const value = stepValue(line);
+    if (value === null) {
+      const cut = i === rows.length - 1 && !text.endsWith('\n');
+      const begun = /^\{"step":(\d+)/.exec(line);
+      if (cut && Math.max(lastStep, begun ? Number(begun[1]) : -1) > step) return;
       throw new RunDirectoryError(`${path} line ${i + 1} is not a step's JSON line`);
     }
-    return value as { step: number };
+    lastStep = value.step;
+    if (value.step > step) return;
+    lines.push(line);
+    values.push(value);
   });
   return { lines, values };
+}
+
+/** The line's JSON if it is an object with a numeric step, else null. */
+function stepValue(line: string): { step: number } | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  return isObject(value) && typeof value.step === 'number' ? (value as { step: number }) : null;
 }
 
 function jsonLinesText(rows: object[]): string {
