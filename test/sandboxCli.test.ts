@@ -13,6 +13,11 @@ function cli(args: string[]) {
   return { status: done.status, stdout: done.stdout, stderr: done.stderr };
 }
 
+const USAGE = `usage: npm run --silent sandbox -- [--timeout MS] [--max-output BYTES] FILE.py...
+  --timeout MS        a file's time limit (default 2000, 1..3600000)
+  --max-output BYTES  output kept from a file (default 4096, 0..16777216)
+`;
+
 function pythonFiles(files: Record<string, string>): Record<string, string> {
   const dir = mkdtempSync(join(tmpdir(), 'tirlab-sandbox-cli-'));
   return Object.fromEntries(
@@ -67,7 +72,18 @@ describe('npm run sandbox', () => {
     const { status, stdout, stderr } = cli(args);
     expect(status).toBe(2);
     expect(stdout).toBe('');
-    expect(stderr).toBe(`sandbox: ${message}\nusage: npm run --silent sandbox -- [--timeout MS] [--max-output BYTES] FILE.py...\n`);
+    expect(stderr).toBe(`sandbox: ${message}\n${USAGE}`);
+  });
+
+  it.each([['--help'], ['-h']])('%s prints the usage with the defaults on stdout, exit 0', (flag) => {
+    expect(cli([flag])).toEqual({ status: 0, stdout: USAGE, stderr: '' });
+  });
+
+  it('takes --flag=value as the other CLIs do', () => {
+    const files = pythonFiles({ 'flood.py': 'print("x" * 100)\n' });
+    const { status, stdout } = cli(['--timeout=500', '--max-output=10', files['flood.py']]);
+    expect(status).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ ok: false, stdout: 'xxxxxxxxxx', truncated: true, error: { type: 'OutputLimit' } });
   });
 });
 

@@ -48,6 +48,18 @@ function watch(store: LabStore) {
   return seen;
 }
 
+/** Resolves once two arms have reached `step`. */
+function untilTwoArmsAt(store: LabStore, step: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const unsubscribe = store.subscribe((s) => {
+      if (Object.values(s.runs).filter((r) => r.step >= step).length >= 2) {
+        unsubscribe();
+        resolve();
+      }
+    });
+  });
+}
+
 function startedRuns(trainer: { calls: { method: string; args: unknown[] }[] }): string[] {
   return trainer.calls.filter((c) => c.method === 'startRun').map((c) => c.args[0] as string);
 }
@@ -87,14 +99,7 @@ describe('a sweep on four cores', () => {
     const { store, fake, controller } = await sweepLab(4);
     setKnob(store, 'steps', 40);
     const sweepDone = controller.train();
-    await new Promise<void>((resolve) => {
-      const unsubscribe = store.subscribe((s) => {
-        if (Object.values(s.runs).filter((r) => r.step >= 5).length >= 2) {
-          unsubscribe();
-          resolve();
-        }
-      });
-    });
+    await untilTwoArmsAt(store, 5);
     await controller.leave();
     const state = store.getState();
     expect(state.sweep!.running).toBe(false);
@@ -109,14 +114,7 @@ describe('a sweep on four cores', () => {
     const { store, fake, controller } = await sweepLab(4);
     setKnob(store, 'steps', 40);
     const sweepDone = controller.train();
-    await new Promise<void>((resolve) => {
-      const unsubscribe = store.subscribe((s) => {
-        if (Object.values(s.runs).filter((r) => r.step >= 5).length >= 2) {
-          unsubscribe();
-          resolve();
-        }
-      });
-    });
+    await untilTwoArmsAt(store, 5);
     await controller.pause();
     await sweepDone;
     const state = store.getState();

@@ -140,10 +140,11 @@ export function joinNegativeValues(argv: string[], valueFlags: Iterable<string>)
   return joined;
 }
 
-/** String flags by name plus --help (-h), strictly: an unknown or malformed flag is a UsageError. */
-export function parseStringFlags(argv: string[], names: string[]): Record<string, string | boolean | undefined> {
+/** String flags by name, flags without a value (`switches`, e.g. force) and --help (-h), strictly: an unknown or malformed flag is a UsageError. */
+export function parseStringFlags(argv: string[], names: string[], switches: string[] = []): Record<string, string | boolean | undefined> {
   const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
   for (const name of names) options[name] = { type: 'string' };
+  for (const name of switches) options[name] = { type: 'boolean' };
   try {
     return parseArgs({ args: joinNegativeValues(argv, names), strict: true, options }).values as Record<string, string | boolean | undefined>;
   } catch (error) {

@@ -15,7 +15,7 @@
  * tables.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { compareRuns, type ArmRow, type ComparedRun, type RunComparison, type RunRow } from '../core/metrics/runComparison';
@@ -24,8 +24,9 @@ import { FINAL_WINDOW, START_WINDOW } from '../core/metrics/runSummary';
 import { emptyStepMetrics, type StepMetrics } from '../core/metrics/stepMetrics';
 import { decimalNumber } from '../core/experiment';
 import { RUN_EXPORT_FORMAT } from '../core/archive/runExport';
+import { isStartFrom, START_FROM_CHOICES, START_MODELS, startForFormat, type StartFrom } from '../core/archive/startFrom';
 import { isDepth, MAX_DEPTH } from '../core/tasks/problem';
-import { argsOrExitCode, UsageError } from './cliArgs';
+import { argsOrExitCode, DEFAULT_BASE_CHECKPOINT, UsageError } from './cliArgs';
 import { evalSections } from './evalMatrixTables';
 import { fixed, table } from './markdownTable';
 
@@ -121,8 +122,20 @@ function readInput(path: string): ReadInput {
   }
   const json = readJson(path) as Record<string, unknown>;
   if (json && json.format === RUN_EXPORT_FORMAT && Array.isArray(json.metrics)) {
+    if (json.config !== undefined && (typeof json.config !== 'object' || json.config === null || Array.isArray(json.config))) {
+      throw new InputError(`${path}: its config is not an object`);
+    }
     const config = (json.config ?? {}) as ComparedRun['config'];
-    const run = { name: String(json.name ?? basename(path)), config, metrics: (json.metrics as Partial<StepMetrics>[]).map(withAllFigures) };
+    const metrics = (json.metrics as unknown[]).map((line, i) => {
+      try {
+        return withAllFigures(line);
+      } catch (error) {
+        throw new InputError(`${path}: metrics[${i}]: ${(error as Error).message}`);
+      }
+    });
+    // The lab names its start model (a file of version 1 by its format, as the lab's import reads it); a run directory gives its path.
+    const startFrom = isStartFrom(json.startFrom) ? json.startFrom : startForFormat(config.format ?? 'zerotir');
+    const run = { name: String(json.name ?? basename(path)), config, start: shippedStartPath(startFrom), metrics };
     const passAtOne = json.passAtOne as { report?: unknown } | null | undefined;
     return { run, evalReport: passAtOne?.report === undefined ? undefined : evalInput(`${path} (its pass@1 evaluation)`, passAtOne.report, config) };
   }
@@ -158,13 +171,25 @@ export function readRunDir(dir: string): ComparedRun {
     config = meta.config ?? {};
     start = meta.base?.path ?? null;
   }
-  return { name: trimSlash(dir), config, start, metrics };
+  return { name: trimSlash(dir), config, start: start === null ? null : asShippedStart(start), metrics };
+}
+
+/** Where a shipped start model is, as npm run train names it (--base public/models/base). */
+function shippedStartPath(start: StartFrom): string {
+  return join(dirname(DEFAULT_BASE_CHECKPOINT), START_MODELS[start].folder);
+}
+
+/** A start path that is a shipped start model, written as the lab's exports are read: `./public/models/base/` as `public/models/base`. */
+function asShippedStart(path: string): string {
+  const shipped = START_FROM_CHOICES.map(shippedStartPath).find((candidate) => resolve(candidate) === resolve(path));
+  return shipped ?? path;
 }
 
 /** An older metrics.jsonl lacks the newer figures: they are null (not measured), not missing. */
-function withAllFigures(line: Partial<StepMetrics>): StepMetrics {
-  if (typeof line.step !== 'number') throw new InputError(`a metrics line has no step: ${JSON.stringify(line).slice(0, 80)}`);
-  return { ...emptyStepMetrics(line.step), ...line };
+function withAllFigures(line: unknown): StepMetrics {
+  const step = typeof line === 'object' && line !== null ? (line as Partial<StepMetrics>).step : undefined;
+  if (typeof step !== 'number') throw new InputError(`a metrics line has no step: ${String(JSON.stringify(line)).slice(0, 80)}`);
+  return { ...emptyStepMetrics(step), ...(line as Partial<StepMetrics>) };
 }
 
 /**

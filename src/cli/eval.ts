@@ -3,11 +3,11 @@
  *
  * ReTool's protocol on the held-out evaluation set (592 problems, splits.ts): k samples per problem, pass@1 averaged over them,
  * by tier, with the code-use figures, one block per inference Nmax. Writes the report as JSON to
- * FILE (stdout without --out) and a table on stderr. The tool format and the episode limits come
+ * FILE (stdout without --out) and, after a progress bar, a table on stderr. The tool format and the episode limits come
  * from the checkpoint's run config when it has one (else the classroom preset), unless given.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { decimalNumber, NUMERIC_BOUNDS } from '../core/experiment';
 import { TOOL_FORMATS, type ToolFormatName } from '../core/rollout/formats';
 import { checkpointEpisodeLimits } from '../core/eval/checkpointLimits';
@@ -15,11 +15,12 @@ import { passAtOneReport } from '../core/eval/passAtOne';
 import { evalSet } from '../core/tasks/splits';
 import { loadCheckpointDir } from '../node/checkpointFiles';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
+import { fileInTheWay } from '../node/fileInTheWay';
 import { useNodeBackend } from '../node/tfBackend';
 import { argsOrExitCode, parseStringFlags, UsageError, wholeNumberFlag } from './cliArgs';
 import { runMain } from './runMain';
 import { evalTable } from './evalTable';
-import { formatDuration } from './progress';
+import { drawProgress, formatDuration, progressLine } from './progress';
 
 const USAGE = `usage: npm run eval -- --checkpoint DIR [--nmax 0,1,2,4] [--k 8] [--temperature 1] [--top-p 0.7]
                        [--seed 0] [--format zerotir|retool] [--max-response-tokens N] [--out FILE]`;
@@ -64,9 +65,27 @@ function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
   };
 }
 
+/** Why --out cannot take the report, asked before the minutes of sampling rather than after them; null when it can. */
+function outFileError(out: string): string | null {
+  if (existsSync(out) && statSync(out).isDirectory()) return `--out ${out} is a directory; give the report's file path`;
+  const file = fileInTheWay(dirname(out));
+  if (file !== null) return `--out ${out} cannot be written: ${file} is a file, not a directory`;
+  let dir = dirname(resolve(out));
+  while (!existsSync(dir)) dir = dirname(dir);
+  const target = existsSync(out) ? out : dir;
+  try {
+    accessSync(target, constants.W_OK);
+  } catch {
+    return `--out ${out} cannot be written: ${target} is not writable`;
+  }
+  return null;
+}
+
 async function main(): Promise<number> {
   const args = argsOrExitCode('eval', USAGE, () => parseEvalArgs(process.argv.slice(2)));
   if (typeof args === 'number') return args;
+  const outError = args.out === null ? null : outFileError(args.out);
+  if (outError !== null) throw new UsageError(outError);
   await useNodeBackend('wasm');
   let loaded;
   try {
@@ -81,16 +100,28 @@ async function main(): Promise<number> {
   const sandbox = createNodeSandbox({ size: 2 });
   try {
     const { nmaxList, k, temperature, topP, seed } = args;
+    const problems = evalSet();
+    const started = performance.now();
+    const progress = ({ done, total, nmax, problemsDone }: { done: number; total: number; nmax: number; problemsDone: number }) =>
+      drawProgress(progressLine(done, total, started, `chunks | nmax ${nmax}: ${problemsDone}/${problems.length} problems`));
     // The lab's evaluation runs the same function: the same seed gives the same draws there.
-    const report = await passAtOneReport(model, evalSet(), { nmaxList, k, temperature, topP, seed, label: args.checkpoint }, limits, sandbox);
+    const report = await passAtOneReport(model, problems, { nmaxList, k, temperature, topP, seed, label: args.checkpoint }, limits, sandbox, { progress });
     if (report === null) throw new Error('the evaluation stopped, though nothing asked it to');
+    if (process.stderr.isTTY) process.stderr.write('\n');
+    // The table first: a write that fails now costs no figure already shown.
+    process.stderr.write(`${evalTable(report.blocks)}\n`);
     const json = `${JSON.stringify(report, null, 2)}\n`;
     if (args.out === null) process.stdout.write(json);
     else {
-      mkdirSync(dirname(args.out), { recursive: true });
-      writeFileSync(args.out, json);
+      try {
+        mkdirSync(dirname(args.out), { recursive: true });
+        writeFileSync(args.out, json);
+      } catch (error) {
+        process.stdout.write(json);
+        throw new UsageError(`cannot write ${args.out} (${(error as NodeJS.ErrnoException).code ?? String(error)}): the report is on stdout instead`);
+      }
     }
-    process.stderr.write(`${evalTable(report.blocks)}\ndone${args.out ? `: ${args.out}` : ''} (${formatDuration(report.wallSeconds)})\n`);
+    process.stderr.write(`done${args.out ? `: ${args.out}` : ''} (${formatDuration(report.wallSeconds)})\n`);
   } finally {
     model.dispose();
     await sandbox.close();

@@ -4,22 +4,26 @@
  * Writes the experiment as a directory a cluster engine runs (src/core/export/clusterBundle.ts):
  * the data split as the lab splits it, the lab's reward and tool loop in Python, run.sh with every
  * knob mapped. --run takes a run directory's config (summary.json, else checkpoint/model.json);
- * knob flags override the preset's or the run's values.
+ * knob flags override the preset's or the run's values. A --out that is not empty is refused unless
+ * --force, which removes the files a bundle of either engine holds and nothing else.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configErrors, DEFAULT_PRESET, PRESETS, withSavedConfigDefaults, type ExperimentConfig } from '../core/experiment';
-import { clusterBundle, DEFAULT_MICRO_BATCH_CAP, PYTHON_FILES } from '../core/export/clusterBundle';
+import { clusterBundle, DEFAULT_MICRO_BATCH_CAP, PYTHON_FILES, type BundleRequest } from '../core/export/clusterBundle';
+import { labMiniBatchRollouts } from '../core/export/engineKnobs';
 import { ENGINES, type EngineName } from '../core/export/engineVersions';
 import { defaultTrainSize } from '../core/export/exportSplits';
 import { DEFAULT_START_MODEL } from '../core/export/startModel';
+import { fileInTheWay } from '../node/fileInTheWay';
 import { argsOrExitCode, knobOptions, knobUsage, parseStringFlags, presetConfig, UsageError, wholeNumberFlag, withKnobFlags } from './cliArgs';
+import { runMain } from './runMain';
 
 const PYTHON_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'python');
 
 const USAGE = `usage: npm run export -- --engine ${ENGINES.join('|')} (--preset ${Object.keys(PRESETS).join('|')} | --run DIR)
-                         [--model HF_ID] [--train-size N] [--micro-batch N] --out DIR [knobs]
+                         [--model HF_ID] [--train-size N] [--micro-batch N] --out DIR [--force] [knobs]
   --engine      the cluster engine: verl (0.6.1) or openrlhf (0.11.0)
   --preset      a lab preset (default ${DEFAULT_PRESET}), or
   --run DIR     a run directory written by npm run train (its config)
@@ -27,7 +31,8 @@ const USAGE = `usage: npm run export -- --engine ${ENGINES.join('|')} (--preset 
   --train-size  train problems to draw (default steps x prompts-per-step)
   --micro-batch verl: sequences per GPU in each forward pass; must divide each GPU's share of a
                 mini-batch (default: run.sh derives it from GPUS, at most ${DEFAULT_MICRO_BATCH_CAP})
-  --out         the directory to write
+  --out         the directory to write: new or empty
+  --force       write into a --out that is not empty, replacing the files of an earlier bundle (either engine)
 knobs (each overrides the preset's or the run's value):
 ${knobUsage()}`;
 
@@ -39,6 +44,7 @@ interface ExportArgs {
   trainSize: number;
   microBatchPerGpu?: number;
   out: string;
+  force: boolean;
 }
 
 /** The config a run directory was trained with. */
@@ -46,8 +52,8 @@ function runConfig(dir: string): ExperimentConfig {
   const summary = join(dir, 'summary.json');
   const manifest = join(dir, 'checkpoint', 'model.json');
   let config: unknown;
-  if (existsSync(summary)) config = (JSON.parse(readFileSync(summary, 'utf8')) as { config?: unknown }).config;
-  else if (existsSync(manifest)) config = (JSON.parse(readFileSync(manifest, 'utf8')) as { meta?: { config?: unknown } }).meta?.config;
+  if (existsSync(summary)) config = (readJson(summary) as { config?: unknown } | null)?.config;
+  else if (existsSync(manifest)) config = (readJson(manifest) as { meta?: { config?: unknown } } | null)?.meta?.config;
   else throw new UsageError(`${dir} has neither summary.json nor checkpoint/model.json (is it a run directory written by npm run train?)`);
   config = withSavedConfigDefaults(config);
   const errors = config && typeof config === 'object' ? Object.values(configErrors(config as ExperimentConfig)) : ['no config'];
@@ -55,8 +61,19 @@ function runConfig(dir: string): ExperimentConfig {
   return config as ExperimentConfig;
 }
 
+/** A run directory's file that cannot be read: one line, without the usage, as the flags were right. */
+class UnreadableRunError extends Error {}
+
+function readJson(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new UnreadableRunError(`${path} is not valid JSON (${(error as Error).message})`);
+  }
+}
+
 function parseExportArgs(argv: string[]): ExportArgs | 'help' {
-  const flags = parseStringFlags(argv, [...Object.keys(knobOptions()), 'algo', 'engine', 'preset', 'run', 'model', 'train-size', 'micro-batch', 'out']);
+  const flags = parseStringFlags(argv, [...Object.keys(knobOptions()), 'algo', 'engine', 'preset', 'run', 'model', 'train-size', 'micro-batch', 'out'], ['force']);
   if (flags.help) return 'help';
   if (typeof flags.algo === 'string') flags.algorithm = flags.algo;
   const engine = flags.engine;
@@ -83,17 +100,50 @@ function parseExportArgs(argv: string[]): ExportArgs | 'help' {
     microBatchPerGpu = wholeNumberFlag('micro-batch', flags['micro-batch'], 1, 4096);
   }
   const model = typeof flags.model === 'string' && flags.model !== '' ? flags.model : DEFAULT_START_MODEL;
-  return { engine, config, source, model, trainSize, microBatchPerGpu, out: flags.out };
+  return { engine, config, source, model, trainSize, microBatchPerGpu, out: flags.out, force: flags.force === true };
+}
+
+const pythonFiles = (engine: EngineName) => Object.fromEntries(PYTHON_FILES[engine].map((name) => [name, readFileSync(join(PYTHON_DIR, name), 'utf8')]));
+
+/** Every path a bundle of either engine holds, read off the bundles themselves: what --force replaces. */
+function bundlePaths(request: BundleRequest): Set<string> {
+  return new Set(ENGINES.flatMap((engine) => Object.keys(clusterBundle({ ...request, engine, trainSize: 1, microBatchPerGpu: undefined }, pythonFiles(engine)))));
+}
+
+/**
+ * Refuses a --out the bundle cannot go to, before a file is written: a file, a path under a file,
+ * or (without --force) a directory that holds anything; with --force, removes an earlier bundle's
+ * files so two engines' files never mix.
+ */
+function clearOut(out: string, force: boolean, request: BundleRequest): void {
+  const file = fileInTheWay(out);
+  if (file === resolve(out)) throw new UsageError(`--out ${out} is a file; give a directory`);
+  if (file !== null) throw new UsageError(`--out ${out} cannot be made: ${file} is a file, not a directory`);
+  if (!existsSync(out) || readdirSync(out).length === 0) return;
+  if (!force) throw new UsageError(`--out ${out} is not empty; pass --force to replace the bundle in it, or give a new directory`);
+  for (const path of bundlePaths(request)) rmSync(join(out, path), { force: true });
 }
 
 function main(): number {
-  const args = argsOrExitCode('export', USAGE, () => parseExportArgs(process.argv.slice(2)));
+  let args;
+  try {
+    args = argsOrExitCode('export', USAGE, () => parseExportArgs(process.argv.slice(2)));
+  } catch (error) {
+    if (!(error instanceof UnreadableRunError)) throw error;
+    throw new UsageError(error.message);
+  }
   if (typeof args === 'number') return args;
-  const pythonFiles = Object.fromEntries(PYTHON_FILES[args.engine].map((name) => [name, readFileSync(join(PYTHON_DIR, name), 'utf8')]));
-  const files = clusterBundle(
-    { engine: args.engine, config: args.config, model: args.model, trainSize: args.trainSize, source: args.source, microBatchPerGpu: args.microBatchPerGpu },
-    pythonFiles,
-  );
+  const request: BundleRequest = {
+    engine: args.engine, config: args.config, model: args.model, trainSize: args.trainSize, source: args.source, microBatchPerGpu: args.microBatchPerGpu,
+  };
+  clearOut(args.out, args.force, request);
+  const rollouts = args.config.promptsPerStep * args.config.groupSize;
+  if (labMiniBatchRollouts(args.config) < args.config.minibatchSize) {
+    process.stderr.write(
+      `export: note: --minibatch-size ${args.config.minibatchSize} is more than a step's ${rollouts} rollouts; the lab learns from them all at once, so the bundle's mini-batch is ${rollouts}\n`,
+    );
+  }
+  const files = clusterBundle(request, pythonFiles(args.engine));
   for (const [path, contents] of Object.entries(files)) {
     const target = join(args.out, path);
     mkdirSync(dirname(target), { recursive: true });
@@ -105,4 +155,4 @@ function main(): number {
   return 0;
 }
 
-process.exitCode = main();
+await runMain('export', async () => main());

@@ -1,12 +1,13 @@
 /**
- * npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--search-tool-prior P] [--kind-mix A,C,S,E,M,H] [--answer-line-share P]
+ * npm run pretrain -- [--steps N] [--seed N] [--out DIR [--force]] [--tool-prior P] [--search-tool-prior P] [--kind-mix A,C,S,E,M,H] [--answer-line-share P]
  *                      [--chain-stop-share P] [--error-prone-tool-prior P] [--batch-size N] [--row-length N] [--lr X] [--save-every N] [--from DIR [--context-length N]]
  *
  * Pretrains the base model on the synthetic corpus (no tool-use transcripts) and writes a
  * checkpoint whose meta holds the model config, the corpus recipe, the pretraining config and
  * the seed, so the shipped base model can be regenerated exactly. Saves every --save-every steps.
  * --context-length widens a --from model's context: ALiBi has no position weights, so the same
- * weights run on longer rows (base stage 7 went from 256 to 512).
+ * weights run on longer rows (base stage 7 went from 256 to 512). A DIR that already holds a model
+ * or its log is refused unless --force replaces them: `--out public/models/base` is the shipped model.
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,12 +19,14 @@ import { KINDS, type Kind } from '../core/tasks/problem';
 import { loadCheckpointDir, saveCheckpointDir } from '../node/checkpointFiles';
 import { useNodeBackend } from '../node/tfBackend';
 import { argsOrExitCode, kindMixFromFlag, parseStringFlags, UsageError } from './cliArgs';
+import { modelFilesToReplace, removeModelFiles } from './modelOut';
 import { runMain } from './runMain';
 import { drawProgress, formatDuration, progressLine, yieldToEventLoop } from './progress';
 
-const USAGE = `usage: npm run pretrain -- [--steps N] [--seed N] [--out DIR] [--tool-prior P] [--search-tool-prior P] [--kind-mix A,C,S,E,M,H]
+const USAGE = `usage: npm run pretrain -- [--steps N] [--seed N] [--out DIR [--force]] [--tool-prior P] [--search-tool-prior P] [--kind-mix A,C,S,E,M,H]
                            [--answer-line-share P] [--chain-stop-share P] [--error-prone-tool-prior P] [--batch-size N] [--row-length N]
                            [--lr X] [--save-every N] [--from CHECKPOINT_DIR [--context-length N]]
+--force replaces a model already in --out (without it, such a DIR is refused)
 defaults: ${JSON.stringify({ ...BASE_PRETRAIN_CONFIG, recipe: undefined })}, out runs/base (the shipped model in public/models/base took twelve stages: see its RECIPE.md)`;
 
 function positiveNumber(flag: string, raw: string | undefined, fallback: number, integer: boolean, max = Infinity): number {
@@ -48,6 +51,7 @@ function parseKindMix(raw: string): Record<Kind, number> {
 interface PretrainArgs {
   config: PretrainConfig;
   out: string;
+  force: boolean;
   from?: string;
   /** The context of the model trained: a fresh model's, or a --from model's widened. */
   contextLength?: number;
@@ -64,7 +68,7 @@ function probability(flag: string, raw: string | undefined): number | undefined 
 function parsePretrainArgs(argv: string[]): PretrainArgs | 'help' {
   const values = parseStringFlags(argv, [
     'steps', 'seed', 'out', 'tool-prior', 'search-tool-prior', 'kind-mix', 'answer-line-share', 'chain-stop-share', 'error-prone-tool-prior', 'batch-size', 'row-length', 'lr', 'save-every', 'from', 'context-length',
-  ]);
+  ], ['force']);
   if (values.help) return 'help';
   const d = BASE_PRETRAIN_CONFIG;
   const str = (k: string) => values[k] as string | undefined;
@@ -99,6 +103,7 @@ function parsePretrainArgs(argv: string[]): PretrainArgs | 'help' {
   return {
     config,
     out: str('out') ?? 'runs/base',
+    force: values.force === true,
     from: str('from'),
     contextLength,
     saveEvery: positiveNumber('save-every', str('save-every'), 100, true),
@@ -117,10 +122,14 @@ function withContextLength(model: GPT, contextLength: number | undefined): GPT {
   return widened;
 }
 
+/** What pretrain writes in DIR: a DIR holding any of them holds another model's work. */
+const OUTPUT_FILES = ['model.json', 'weights.bin', 'pretrain-log.jsonl'];
+
 async function main(): Promise<number> {
   const args = argsOrExitCode('pretrain', USAGE, () => parsePretrainArgs(process.argv.slice(2)));
   if (typeof args === 'number') return args;
   const { config, out, saveEvery } = args;
+  const existing = modelFilesToReplace(out, OUTPUT_FILES, args.force);
   await useNodeBackend('wasm');
   // --from continues from a checkpoint (a second stage with another recipe); its meta is kept as history.
   const start = args.from ? await loadCheckpointDir(args.from) : null;
@@ -129,6 +138,8 @@ async function main(): Promise<number> {
     throw new UsageError(`--row-length ${config.rowLength} is longer than the model's context (${model.config.contextLength}); widen it with --context-length`);
   }
   const pretrainer = new Pretrainer(model, config);
+  // After --from is loaded: it may be DIR itself.
+  removeModelFiles(out, existing);
   mkdirSync(out, { recursive: true });
   const logPath = join(out, 'pretrain-log.jsonl');
   writeFileSync(logPath, '');

@@ -1,5 +1,5 @@
 /**
- * npm run sft -- --base DIR --out DIR --steps N --format retool [--traces N] [--seed N]
+ * npm run sft -- --base DIR --out DIR [--force] --steps N --format retool [--traces N] [--seed N]
  *
  * ReTool's cold start: generates code-augmented traces for every kind of problem, drawn by the
  * retool preset's kind and tier mix (ReTool's comparison), whose code really runs in the Node sandbox: one call for
@@ -8,13 +8,14 @@
  * Only traces whose answer verifies and that fit the response cap are kept. Then fine-tunes the
  * base model on them with the prompt and the interpreter output masked from the loss. Writes
  * DIR/traces.jsonl (one trace a line, with its kind), DIR/sft-log.jsonl and the checkpoint in DIR
- * (meta.sft names the format, so RL and eval pick it, and the mix).
+ * (meta.sft names the format, so RL and eval pick it, and the mix). A DIR that already holds a
+ * model or its traces is refused unless --force replaces them.
  */
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOOL_FORMATS, type ToolFormatName } from '../core/rollout/formats';
 import { responseRoom } from '../core/rollout/rollout';
-import { decimalNumber, PRESETS } from '../core/experiment';
+import { decimalNumber, NUMERIC_BOUNDS, PRESETS } from '../core/experiment';
 import { Random } from '../core/random';
 import { KINDS } from '../core/tasks/problem';
 import { formatPrompt } from '../core/tasks/prompt';
@@ -24,18 +25,21 @@ import { DEFAULT_SFT_CONFIG, SftTrainer, traceRow, type SftConfig } from '../cor
 import { loadCheckpointDir, saveCheckpointDir } from '../node/checkpointFiles';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
 import { useNodeBackend } from '../node/tfBackend';
-import { argsOrExitCode, DEFAULT_BASE_CHECKPOINT, parseStringFlags, UsageError } from './cliArgs';
+import { argsOrExitCode, DEFAULT_BASE_CHECKPOINT, parseStringFlags, UsageError, wholeNumberFlag } from './cliArgs';
+import { modelFilesToReplace, removeModelFiles } from './modelOut';
 import { runMain } from './runMain';
 import { drawProgress, formatDuration, progressLine } from './progress';
 
-const USAGE = `usage: npm run sft -- --out DIR [--base DIR] [--steps N] [--format retool|zerotir] [--traces N] [--seed N]
+const USAGE = `usage: npm run sft -- --out DIR [--force] [--base DIR] [--steps N] [--format retool|zerotir] [--traces N] [--seed N]
                       [--batch-size N] [--lr X] [--max-response-tokens N]
+--force replaces a model already in --out (without it, such a DIR is refused)
 defaults: base ${DEFAULT_BASE_CHECKPOINT}, format retool, traces 512, max-response-tokens ${PRESETS.retool.maxResponseTokens}, ${JSON.stringify(DEFAULT_SFT_CONFIG)}
 (rowLength grows to the longest trace); traces drawn by the retool preset's kindMix and tierMix`;
 
 interface SftArgs {
   base: string;
   out: string;
+  force: boolean;
   format: ToolFormatName;
   traceCount: number;
   maxResponseTokens: number;
@@ -52,7 +56,7 @@ function positive(flag: string, raw: string | undefined, fallback: number, integ
 }
 
 function parseSftArgs(argv: string[]): SftArgs | 'help' {
-  const values = parseStringFlags(argv, ['base', 'out', 'steps', 'format', 'traces', 'seed', 'batch-size', 'lr', 'max-response-tokens']);
+  const values = parseStringFlags(argv, ['base', 'out', 'steps', 'format', 'traces', 'seed', 'batch-size', 'lr', 'max-response-tokens'], ['force']);
   if (values.help) return 'help';
   const str = (k: string) => values[k] as string | undefined;
   const out = str('out');
@@ -63,11 +67,15 @@ function parseSftArgs(argv: string[]): SftArgs | 'help' {
   const seedRaw = str('seed');
   const seed = seedRaw === undefined ? DEFAULT_SFT_CONFIG.seed : decimalNumber(seedRaw);
   if (seed === null || !Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed needs a whole number >= 0, got '${seedRaw}'`);
-  const maxResponseTokens = positive('max-response-tokens', str('max-response-tokens'), PRESETS.retool.maxResponseTokens, true);
+  // Train's and eval's bounds: a model tuned on longer answers could not be trained or evaluated at them.
+  const [minTokens, maxTokens] = NUMERIC_BOUNDS.maxResponseTokens;
+  const tokensRaw = str('max-response-tokens');
+  const maxResponseTokens = tokensRaw === undefined ? PRESETS.retool.maxResponseTokens : wholeNumberFlag('max-response-tokens', tokensRaw, minTokens, maxTokens);
   const d = DEFAULT_SFT_CONFIG;
   return {
     base: str('base') ?? DEFAULT_BASE_CHECKPOINT,
     out,
+    force: values.force === true,
     format: format as ToolFormatName,
     traceCount: positive('traces', str('traces'), 512, true),
     maxResponseTokens,
@@ -88,10 +96,14 @@ function traceStats(traces: ColdStartTrace[]) {
   return { kinds, verbose: traces.filter((t) => t.verbose).length, longestResponse };
 }
 
+/** What sft writes in DIR: a DIR holding any of them holds another model's work. */
+const OUTPUT_FILES = ['model.json', 'weights.bin', 'traces.jsonl', 'sft-log.jsonl'];
+
 async function main(): Promise<number> {
   const args = argsOrExitCode('sft', USAGE, () => parseSftArgs(process.argv.slice(2)));
   if (typeof args === 'number') return args;
   const { base, out, format, traceCount, maxResponseTokens } = args;
+  const existing = modelFilesToReplace(out, OUTPUT_FILES, args.force);
   if (!existsSync(join(base, 'model.json'))) {
     process.stderr.write(`sft: no base checkpoint at ${base} (run npm run pretrain, or pass --base DIR)\n`);
     return 2;
@@ -113,9 +125,11 @@ async function main(): Promise<number> {
   }
   const sandbox = createNodeSandbox({ size: 2 });
   const started = performance.now();
+  removeModelFiles(out, existing);
   mkdirSync(out, { recursive: true });
   let trainer: SftTrainer | null = null;
   try {
+    drawProgress(progressLine(0, traceCount, started, 'traces kept | 0 drafted'));
     const { traces, drafted } = await coldStartTraces({
       count: traceCount,
       maxDrafts: traceCount * 4,
@@ -125,7 +139,9 @@ async function main(): Promise<number> {
       sandbox,
       runOptions: { timeoutMs: retool.sandboxTimeoutMs, maxOutputBytes: 1024 },
       limits: { maxResponseTokens, maxOutputChars: retool.maxOutputChars },
+      onBatch: (kept, drafts) => drawProgress(progressLine(kept, traceCount, started, `traces kept | ${drafts} drafted`)),
     });
+    if (process.stderr.isTTY) process.stderr.write('\n');
     if (traces.length === 0) throw new UsageError(`no trace of ${drafted} drafted fits --max-response-tokens ${maxResponseTokens}`);
     const stats = traceStats(traces);
     process.stderr.write(
@@ -144,11 +160,13 @@ async function main(): Promise<number> {
     const logPath = join(out, 'sft-log.jsonl');
     writeFileSync(logPath, '');
     let smoothed = NaN;
+    // The ETA is the training steps' alone: the traces took their own time, already spent.
+    const trainStarted = performance.now();
     while (trainer.step < config.steps) {
       const { step, loss, learningRate } = await trainer.trainStep();
       smoothed = Number.isNaN(smoothed) ? loss : 0.9 * smoothed + 0.1 * loss;
       appendFileSync(logPath, `${JSON.stringify({ step, loss, learningRate })}\n`);
-      if (step % 10 === 0 || step === config.steps) drawProgress(progressLine(step, config.steps, started, `loss ${smoothed.toFixed(3)}`));
+      if (step % 10 === 0 || step === config.steps) drawProgress(progressLine(step, config.steps, trainStarted, `loss ${smoothed.toFixed(3)}`));
     }
     await saveCheckpointDir(out, model, {
       kind: 'sft',

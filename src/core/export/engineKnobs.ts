@@ -27,8 +27,14 @@ const ACTOR = 'actor_rollout_ref.actor';
 const ROLLOUT = 'actor_rollout_ref.rollout';
 const TURNS = `${ROLLOUT}.multi_turn`;
 export const usesCritic = (c: Pick<ExperimentConfig, 'algorithm'>) => ALGORITHMS[c.algorithm].usesCritic;
+type MiniBatchKnobs = Pick<ExperimentConfig, 'minibatchSize' | 'groupSize' | 'promptsPerStep'>;
+/**
+ * The lab's mini-batch in rollouts: a minibatchSize past a step's rollouts learns from them all at
+ * once (policyUpdate.ts), where verl would refuse to start (train_batch_size < ppo_mini_batch_size).
+ */
+export const labMiniBatchRollouts = (c: MiniBatchKnobs) => Math.min(c.minibatchSize, c.promptsPerStep * c.groupSize);
 /** verl counts its PPO mini-batch in prompts, each with rollout.n responses. */
-export const verlMiniBatchPrompts = (c: Pick<ExperimentConfig, 'minibatchSize' | 'groupSize'>) => Math.max(1, Math.round(c.minibatchSize / c.groupSize));
+export const verlMiniBatchPrompts = (c: MiniBatchKnobs) => Math.max(1, Math.round(labMiniBatchRollouts(c) / c.groupSize));
 const none = () => [];
 
 export const KNOB_MAPPINGS: readonly KnobMapping[] = [
@@ -88,9 +94,9 @@ export const KNOB_MAPPINGS: readonly KnobMapping[] = [
   {
     knob: 'minibatchSize',
     verl: (c) => [`${ACTOR}.ppo_mini_batch_size=${verlMiniBatchPrompts(c)}`],
-    openrlhf: (c) => [`--train.batch_size ${c.minibatchSize}`],
+    openrlhf: (c) => [`--train.batch_size ${labMiniBatchRollouts(c)}`],
     fit: { verl: 'approximate', openrlhf: 'exact' },
-    note: "verl counts its mini-batch in prompts (each with n responses): minibatchSize / groupSize, rounded.",
+    note: "verl counts its mini-batch in prompts (each with n responses): minibatchSize / groupSize, rounded. Above a step's rollouts it is a step's, as the lab learns from them all at once.",
   },
   { knob: 'epochs', verl: (c) => [`${ACTOR}.ppo_epochs=${c.epochs}`], openrlhf: (c) => [`--train.max_epochs ${c.epochs}`], fit: { verl: 'exact', openrlhf: 'exact' }, note: 'Passes over each step\'s rollouts.' },
   {

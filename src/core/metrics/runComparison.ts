@@ -179,7 +179,9 @@ export function groupArms(runs: ComparedRun[]): number[] {
 
 /**
  * The fields (config fields but the seed, then the start model) whose known values are not all
- * equal across the given runs, one value per run. A field known in only one run does not count.
+ * equal across the given runs, one value per run. A config field known in only one run does not
+ * count; the start model does, among runs whose config is known: groupArms parts a run whose start
+ * is unknown from one whose start is known, so the report must name it.
  */
 export function configDifferences(representatives: ComparedRun[]): ConfigDifference[] {
   const fields: string[] = [];
@@ -188,7 +190,10 @@ export function configDifferences(representatives: ComparedRun[]): ConfigDiffere
   const differences: ConfigDifference[] = [];
   for (const field of fields) {
     const raw = representatives.map((run) => (field === 'start' ? run.start : (run.config as Record<string, unknown>)[field]));
-    const known = raw.filter((v) => v !== undefined && v !== null).map(canonical);
+    const known =
+      field === 'start'
+        ? representatives.filter((run) => Object.keys(run.config).length > 0).map((run) => canonical(run.start ?? null))
+        : raw.filter((v) => v !== undefined && v !== null).map(canonical);
     if (known.length < 2 || known.every((v) => v === known[0])) continue;
     differences.push({ field, values: raw.map(shownValue) });
   }

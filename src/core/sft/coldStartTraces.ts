@@ -125,6 +125,8 @@ export async function coldStartTraces(options: {
   sandbox: PythonSandbox;
   runOptions: RunOptions;
   limits: TraceLimits;
+  /** After each batch of drafts: the traces kept and the drafts made so far (the CLI's progress). */
+  onBatch?: (kept: number, drafted: number) => void;
 }): Promise<{ traces: ColdStartTrace[]; drafted: number }> {
   const { count, maxDrafts, format, rng, sandbox, runOptions, limits } = options;
   const traces: ColdStartTrace[] = [];
@@ -139,6 +141,7 @@ export async function coldStartTraces(options: {
     drafted += batch;
     const completed = await Promise.all(drafts.map((d) => completeTrace(d.problem, d.draft, format, sandbox, runOptions, limits)));
     for (const trace of completed) if (trace !== null && traces.length < count) traces.push(trace);
+    options.onBatch?.(traces.length, drafted);
   }
   return { traces, drafted };
 }
