@@ -84,3 +84,14 @@ test('a tab closed while it had the lab lets the waiting tab take it', async ({ 
   await second.getByTestId('use-lab-here').click();
   await labReady(second);
 });
+
+test('without Web Locks (a page that is not a secure context) every tab opens the lab, unguarded', async ({ context }) => {
+  // An insecure context has no navigator.locks (Web Locks is [SecureContext]); the lab must still start.
+  await context.addInitScript(() => delete (Navigator.prototype as { locks?: unknown }).locks);
+  const first = await context.newPage();
+  await first.goto('/?backend=wasm');
+  await labReady(first);
+  const second = await otherTab(context);
+  await labReady(second);
+  await expect(second.getByTestId('other-tab')).toHaveCount(0);
+});

@@ -48,10 +48,13 @@ function heldLab(release: () => void): LabTab {
   const serve = (): void => {
     if (!leave || !asked || leaving) return;
     leaving = true;
-    void leave().finally(() => {
-      channel.close();
-      release();
-    });
+    // The lock goes even so: the tab that asked waits for it.
+    void leave()
+      .catch((error: unknown) => console.error('TIR Lab: leaving for another tab failed', error))
+      .finally(() => {
+        channel.close();
+        release();
+      });
   };
   channel.onmessage = (event: MessageEvent) => {
     if (event.data !== LEAVE_PLEASE) return;
