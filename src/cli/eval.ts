@@ -7,7 +7,7 @@
  * from the checkpoint's run config when it has one (else the classroom preset), unless given.
  */
 import { accessSync, constants, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { decimalNumber, NUMERIC_BOUNDS } from '../core/experiment';
 import { TOOL_FORMATS, type ToolFormatName } from '../core/rollout/formats';
 import { checkpointEpisodeLimits } from '../core/eval/checkpointLimits';
@@ -15,7 +15,7 @@ import { passAtOneReport } from '../core/eval/passAtOne';
 import { evalSet } from '../core/tasks/splits';
 import { loadCheckpointDir } from '../node/checkpointFiles';
 import { createNodeSandbox } from '../node/sandbox/nodeSandbox';
-import { fileInTheWay } from '../node/fileInTheWay';
+import { nearestExisting } from '../node/fileInTheWay';
 import { useNodeBackend } from '../node/tfBackend';
 import { argsOrExitCode, parseStringFlags, UsageError, wholeNumberFlag } from './cliArgs';
 import { runMain } from './runMain';
@@ -68,11 +68,9 @@ function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
 /** Why --out cannot take the report, asked before the minutes of sampling rather than after them; null when it can. */
 function outFileError(out: string): string | null {
   if (existsSync(out) && statSync(out).isDirectory()) return `--out ${out} is a directory; give the report's file path`;
-  const file = fileInTheWay(dirname(out));
-  if (file !== null) return `--out ${out} cannot be written: ${file} is a file, not a directory`;
-  let dir = dirname(resolve(out));
-  while (!existsSync(dir)) dir = dirname(dir);
-  const target = existsSync(out) ? out : dir;
+  const above = nearestExisting(dirname(out));
+  if (!statSync(above).isDirectory()) return `--out ${out} cannot be written: ${above} is a file, not a directory`;
+  const target = existsSync(out) ? out : above;
   try {
     accessSync(target, constants.W_OK);
   } catch {

@@ -2,13 +2,18 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
+/** `path` itself if it exists, else the nearest path above it that does (absolute). */
+export function nearestExisting(path: string): string {
+  let at = resolve(path);
+  while (!existsSync(at) && dirname(at) !== at) at = dirname(at);
+  return at;
+}
+
 /**
  * The file that keeps `dir` from being made a directory: `dir` itself, or the nearest path above it
  * that exists, when that is not a directory (absolute); null when there is none.
  */
 export function fileInTheWay(dir: string): string | null {
-  for (let path = resolve(dir); ; path = dirname(path)) {
-    if (existsSync(path)) return statSync(path).isDirectory() ? null : path;
-    if (dirname(path) === path) return null;
-  }
+  const at = nearestExisting(dir);
+  return existsSync(at) && !statSync(at).isDirectory() ? at : null;
 }
